@@ -1,0 +1,50 @@
+/** Reference decodes and pixel comparisons for tests. */
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import type { Raster } from "../src/types.js";
+
+/** The real ImageMagick 6 `convert` from Debian (a stand-in may shadow it on PATH), or null. */
+export const imagemagick: string | null = existsSync("/usr/bin/convert") ? "/usr/bin/convert" : null;
+
+/**
+ * Decodes the first frame of a file with ImageMagick into 8-bit RGBA (no colour management, EXIF orientation NOT applied).
+ * Returns null when ImageMagick is missing or refuses the file.
+ */
+export function imagemagickRGBA(path: string): Raster | null {
+  if (!imagemagick) return null;
+  try {
+    const out = execFileSync(imagemagick, [`${path}[0]`, "-format", "%w %h", "info:"], { encoding: "utf8" }).trim();
+    const [w, h] = out.split(" ").map(Number);
+    const data = execFileSync(imagemagick, [`${path}[0]`, "-depth", "8", "rgba:-"], { maxBuffer: 1 << 30 });
+    if (data.length !== w * h * 4) return null;
+    return { width: w, height: h, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
+  } catch {
+    return null;
+  }
+}
+
+/** Per-channel comparison of two same-sized rasters: mean and max absolute difference over RGBA, and PSNR (dB) over RGB. */
+export function compareRasters(a: Raster, b: Raster): { mean: number; max: number; psnr: number } {
+  if (a.width !== b.width || a.height !== b.height) throw new Error(`size ${a.width}x${a.height} != ${b.width}x${b.height}`);
+  let sum = 0, max = 0, se = 0;
+  const n = a.data.length;
+  for (let i = 0; i < n; i++) {
+    const d = Math.abs(a.data[i] - b.data[i]);
+    sum += d;
+    if (d > max) max = d;
+    if ((i & 3) !== 3) se += d * d;
+  }
+  const mse = se / ((n / 4) * 3);
+  return { mean: sum / n, max, psnr: mse === 0 ? Infinity : 10 * Math.log10((255 * 255) / mse) };
+}
+
+/** Composites straight-alpha RGBA over a solid background (for comparing with references that drop alpha). */
+export function flatten(r: Raster, bg: [number, number, number] = [255, 255, 255]): Raster {
+  const d = new Uint8Array(r.data.length);
+  for (let i = 0; i < d.length; i += 4) {
+    const a = r.data[i + 3];
+    for (let c = 0; c < 3; c++) d[i + c] = Math.round((r.data[i + c] * a + bg[c] * (255 - a)) / 255);
+    d[i + 3] = 255;
+  }
+  return { width: r.width, height: r.height, data: d };
+}
