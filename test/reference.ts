@@ -13,9 +13,9 @@ export const imagemagick: string | null = existsSync("/usr/bin/convert") ? "/usr
 export function imagemagickRGBA(path: string): Raster | null {
   if (!imagemagick) return null;
   try {
-    const out = execFileSync(imagemagick, [`${path}[0]`, "-format", "%w %h", "info:"], { encoding: "utf8" }).trim();
+    const out = execFileSync(imagemagick, [`${path}[0]`, "-format", "%w %h", "info:"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
     const [w, h] = out.split(" ").map(Number);
-    const data = execFileSync(imagemagick, [`${path}[0]`, "-depth", "8", "rgba:-"], { maxBuffer: 1 << 30 });
+    const data = execFileSync(imagemagick, [`${path}[0]`, "-depth", "8", "rgba:-"], { maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "ignore"] });
     if (data.length !== w * h * 4) return null;
     return { width: w, height: h, data: new Uint8Array(data.buffer, data.byteOffset, data.length) };
   } catch {
