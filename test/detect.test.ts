@@ -20,7 +20,7 @@ test("detects each supported signature and ignores everything after it", () => {
 
 test("near misses are not detected", () => {
   assert.equal(detect(new Uint8Array()), null);
-  assert.equal(detect(bytes([0x89], "PNG\r\n")), null, "truncated PNG signature");
+  assert.equal(detect(bytes([0x89], "PN")), null, "truncated PNG signature");
   assert.equal(detect(bytes([0xff, 0xd8])), null, "SOI without a following marker");
   assert.equal(detect(bytes("GIF88a")), null);
   assert.equal(detect(bytes("BMW is a car brand, not a bitmap")), null);
@@ -79,4 +79,11 @@ test("every corpus image is detected as the format its manifest gives, by conten
   }
   assert.ok(checked > 0);
   assert.deepEqual(misses, []);
+});
+
+test("a PNG whose signature was damaged by a text-mode transfer is reported as a corrupt PNG", async () => {
+  const { prepare } = await import("../src/prepare.js");
+  const damaged = bytes([0x89], "PNG\r\r\n\x1a\n", [0, 0, 0, 13], "IHDR");
+  assert.equal(detect(damaged), "image/png");
+  await assert.rejects(prepare(damaged), (e: unknown) => e instanceof PixfitError && e.code === "CORRUPT_IMAGE" && /text-mode/.test(e.message));
 });
