@@ -65,10 +65,11 @@ export function applyOrientation(src: Raster, orientation: number): Raster {
     default: start = (w - 1) * h; dx = -h; dy = 1; break; // 8
   }
 
-  // Move whole pixels as 32-bit words when both views can be aligned (byte order is irrelevant: a word is copied as is).
+  // Move whole pixels as 32-bit words when the source is aligned (byte order is irrelevant: a word is
+  // copied as is; Int32 rather than Uint32 so V8 keeps opaque pixels, >= 2^31 unsigned, out of doubles).
   if (data.byteOffset % 4 === 0) {
-    const s32 = new Uint32Array(data.buffer, data.byteOffset, w * h);
-    const d32 = new Uint32Array(out.buffer);
+    const s32 = new Int32Array(data.buffer, data.byteOffset, w * h);
+    const d32 = new Int32Array(out.buffer);
     if (o <= 4) {
       for (let y = 0; y < h; y++) {
         let si = y * w;
