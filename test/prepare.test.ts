@@ -18,14 +18,14 @@ const FIXTURES = join(import.meta.dirname, "fixtures", "pipeline");
 const BACKGROUNDS = "/usr/share/backgrounds";
 
 /** A deterministic test picture: gradients and hard edges, opaque unless `alpha` is set. */
-function picture(width: number, height: number, alpha = false): Raster {
+function picture(width: number, height: number, alpha = false, smooth = false): Raster {
   const data = new Uint8Array(width * height * 4);
   for (let y = 0; y < height; y++)
     for (let x = 0; x < width; x++) {
       const i = (y * width + x) * 4;
       data[i] = (x * 255) / Math.max(1, width - 1);
       data[i + 1] = (y * 255) / Math.max(1, height - 1);
-      data[i + 2] = (x >> 3) % 2 === (y >> 3) % 2 ? 200 : 40;
+      data[i + 2] = smooth ? 128 + 100 * Math.sin((x + 2 * y) / 9) : (x >> 3) % 2 === (y >> 3) % 2 ? 200 : 40;
       data[i + 3] = alpha ? (x < width / 2 ? 255 : 0) : 255;
     }
   return { width, height, data };
@@ -121,7 +121,7 @@ test("WEBP that must be re-encoded becomes JPEG", async () => {
 
 test("EXIF orientations 1-8 come out upright, with the orientation reported and no resize needed", async () => {
   // Stored pixels for orientation o are the upright picture transformed by the inverse of o's display transform.
-  const upright = picture(48, 32);
+  const upright = picture(48, 32, false, true);
   const stored: Record<number, Raster> = {};
   const { applyOrientation } = await import("../src/orient.js");
   const inverse = [0, 1, 2, 3, 4, 5, 8, 7, 6];
@@ -137,7 +137,7 @@ test("EXIF orientations 1-8 come out upright, with the orientation reported and 
     if (o === 1) assert.equal(r.bytes, bytes, "orientation 1 passes through");
     const out = await jpeg.decode!(r.bytes, { maxPixels: 1e8 });
     const cmp = compareRasters(out, upright);
-    assert.ok(cmp.psnr > 28, `orientation ${o}: PSNR ${cmp.psnr.toFixed(1)} dB against the upright picture`);
+    assert.ok(cmp.psnr > 35, `orientation ${o}: PSNR ${cmp.psnr.toFixed(1)} dB against the upright picture`);
   }
 });
 
@@ -168,15 +168,16 @@ test("typed errors for bad input", async () => {
 });
 
 test("a header declaring a huge image is refused before decoding", async () => {
-  // A PNG that declares 100000 x 100000 pixels in a few bytes.
-  const p = await png.encode!(picture(4, 4), {});
-  const forged = p.slice();
-  const view = new DataView(forged.buffer);
-  view.setUint32(16, 100000);
-  view.setUint32(20, 100000);
-  const t0 = performance.now();
-  await rejects(prepare(forged), "TOO_MANY_PIXELS");
-  assert.ok(performance.now() - t0 < 1000);
+  // A GIF and a JPEG that declare 65535 x 65535 pixels in a few hundred bytes.
+  const g = (await gif.encode!(picture(4, 4), {})).slice();
+  g.set([0xff, 0xff, 0xff, 0xff], 6);
+  const j = (await jpeg.encode!(picture(4, 4), {})).slice();
+  const sof = j.findIndex((v, i) => v === 0xff && j[i + 1] === 0xc0);
+  assert.ok(sof > 0);
+  j.set([0xff, 0xff, 0xff, 0xff], sof + 5);
+  for (const forged of [g, j]) {
+    await rejects(prepare(forged), "TOO_MANY_PIXELS", /65535 × 65535/);
+  }
 });
 
 const bg = (p: string) => join(BACKGROUNDS, p);
