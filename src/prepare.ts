@@ -9,6 +9,7 @@ import { PixfitError, asCorrupt } from "./errors.js";
 import { applyOrientation, orientedSize } from "./orient.js";
 import { fitWithin, resize, type ResizeFilter } from "./resize.js";
 import type { Codec, ImageInfo, MediaType, Raster } from "./types.js";
+import { countedBytes, nativeSize, type Target } from "./targets.js";
 
 /** Defaults for {@link PrepareOptions}. Plain data, so callers can read them. */
 export const prepareDefaults = {
@@ -28,9 +29,9 @@ export const prepareDefaults = {
 
 /** Options for {@link prepare}. Every field is optional; defaults are {@link prepareDefaults}. */
 export interface PrepareOptions {
-  /** Largest output width in pixels (after EXIF orientation). */
+  /** Largest output width in pixels (after EXIF orientation). With a `target`, never above the target's limit. */
   maxWidth?: number;
-  /** Largest output height in pixels (after EXIF orientation). */
+  /** Largest output height in pixels (after EXIF orientation). With a `target`, never above the target's limit. */
   maxHeight?: number;
   /** JPEG quality 1–100 for re-encoded JPEG output. */
   jpegQuality?: number;
@@ -40,6 +41,20 @@ export interface PrepareOptions {
   maxInputBytes?: number;
   /** Refuse images whose header declares more than this many pixels with `TOO_MANY_PIXELS`. */
   maxInputPixels?: number;
+  /**
+   * A model-API preset (see `targets`). With a target, the output is a format it accepts, within its dimension and
+   * byte limits; `maxWidth`/`maxHeight` default to the target's (capped by its many-image rule unless
+   * `manyImageSafe` is false) instead of 2000 × 2000.
+   */
+  target?: Target;
+  /**
+   * `"limit"` (default): resize only as far as the limits require. `"native"`: resize to the largest size the target's
+   * model keeps without downscaling it itself (`nativeSize`), so no bytes are spent on pixels the model throws away and
+   * the image is resampled once. Needs a `target` with a `vision` rule; otherwise the same as `"limit"`.
+   */
+  size?: "limit" | "native";
+  /** With a target that has a many-image rule (Anthropic: > 20 images → 2000 × 2000 px), stay within it. Default true. */
+  manyImageSafe?: boolean;
 }
 
 /** The result of {@link prepare}. */
@@ -73,6 +88,18 @@ export interface PreparedMedia {
  * - otherwise decoded to RGBA, turned upright per EXIF orientation, resized to fit (aspect ratio kept,
  *   never enlarged) and re-encoded in the same format; WEBP is re-encoded as JPEG.
  *
+ * With `options.target` (a preset from `targets`):
+ * - a PDF the target does not accept → `UNSUPPORTED_FORMAT`; a PDF over the target's document limit → `INPUT_TOO_LARGE`;
+ * - an image format the target does not accept is transcoded: lossless inputs (PNG, GIF, BMP) become PNG (JPEG only if
+ *   the target takes no PNG), JPEG and WEBP become JPEG (PNG if the target takes no JPEG);
+ * - the size limit is the target's `image.maxWidth` × `image.maxHeight`, capped by its many-image rule unless
+ *   `manyImageSafe: false`; with `size: "native"`, also the model's native size (`nativeSize`);
+ * - the byte limit is the target's `image.maxBytes` (raw or base64 bytes as it counts them): a JPEG output is
+ *   re-encoded at quality 80 → 70 → 55 → 40, then scaled by 0.75 at a time (at quality 40); a PNG output is scaled by
+ *   0.75 at a time; if nothing fits → `INPUT_TOO_LARGE` naming the limit;
+ * - pass-through (byte for byte, no decode) still applies when the format is accepted, the size fits, the orientation is
+ *   1 and the bytes fit.
+ *
  * @param bytes the file, as a `Uint8Array` (never modified).
  * @throws PixfitError `EMPTY_INPUT`, `INPUT_TOO_LARGE`, `UNSUPPORTED_FORMAT`, `CORRUPT_IMAGE`, `TOO_MANY_PIXELS`.
  */
@@ -83,7 +110,9 @@ export async function prepare(bytes: Uint8Array, options: PrepareOptions = {}): 
 
   const codec = identify(bytes);
   const byteLength = bytes.length;
+  const target = options.target;
   if (codec.kind === "document" || !codec.probe || !codec.decode) {
+    if (target) checkDocument(codec, byteLength, target);
     const original = { mediaType: codec.mediaType, width: 0, height: 0, byteLength };
     return { mediaType: codec.mediaType, bytes, width: 0, height: 0, resized: false, transcoded: false, orientation: 1, original };
   }
@@ -92,8 +121,13 @@ export async function prepare(bytes: Uint8Array, options: PrepareOptions = {}): 
   checkPixels(info, o.maxInputPixels, codec.format);
   const original = { mediaType: codec.mediaType, width: info.width, height: info.height, byteLength };
   const upright = orientedSize(info.width, info.height, info.orientation);
-  const fits = upright.width <= o.maxWidth && upright.height <= o.maxHeight;
-  if (fits && info.orientation === 1) {
+  const box = target ? targetBox(target, options) : { maxWidth: o.maxWidth, maxHeight: o.maxHeight };
+  let size = fitWithin(upright.width, upright.height, box.maxWidth, box.maxHeight);
+  if (target && options.size === "native") size = nativeSize(size.width, size.height, target.vision);
+  const fits = size.width === upright.width && size.height === upright.height;
+  const accepted = !target || target.accepts.includes(codec.mediaType);
+  const bytesFit = !target || countedBytes(byteLength, target.image.countsBase64) <= target.image.maxBytes;
+  if (fits && accepted && bytesFit && info.orientation === 1) {
     return { mediaType: codec.mediaType, bytes, width: info.width, height: info.height, resized: false, transcoded: false, orientation: 1, original };
   }
 
@@ -104,22 +138,105 @@ export async function prepare(bytes: Uint8Array, options: PrepareOptions = {}): 
     throw asCorrupt(err, codec.format);
   }
   raster = applyOrientation(raster, info.orientation);
-  const size = fitWithin(raster.width, raster.height, o.maxWidth, o.maxHeight);
+  const upr = raster;
   const resized = size.width !== raster.width || size.height !== raster.height;
   if (resized) raster = await resize(raster, size.width, size.height, { filter: o.filter });
 
-  const out = outputCodec(codec);
-  const encoded = await out.encode!(raster, { quality: o.jpegQuality });
+  const out = target ? targetCodec(codec, target) : outputCodec(codec);
+  let encoded = await out.encode!(raster, { quality: o.jpegQuality });
+  if (target) {
+    const fitted = await fitBytes(encoded, raster, upr, out, target, o.jpegQuality, o.filter);
+    encoded = fitted.bytes;
+    raster = fitted.raster;
+  }
   return {
     mediaType: out.mediaType,
     bytes: encoded,
     width: raster.width,
     height: raster.height,
-    resized,
-    transcoded: out !== codec,
+    resized: raster.width !== upr.width || raster.height !== upr.height,
+    transcoded: out.mediaType !== codec.mediaType,
     orientation: info.orientation,
     original,
   };
+}
+
+/** The JPEG qualities tried, in order, when an output is over a target's byte limit (issue 4). */
+export const jpegQualitySteps: readonly number[] = [80, 70, 55, 40];
+
+/** Factor applied to width and height per step once quality steps are exhausted. */
+const SCALE_STEP = 0.75;
+
+/**
+ * Largest output size for `target`: `maxWidth`/`maxHeight` when given, else its many-image rule (unless opted out),
+ * never above the target's own dimension limit.
+ */
+function targetBox(target: Target, options: PrepareOptions): { maxWidth: number; maxHeight: number } {
+  const many = options.manyImageSafe !== false ? target.manyImages : null;
+  return {
+    maxWidth: Math.min(target.image.maxWidth, options.maxWidth ?? (many ? many.maxWidth : Infinity)),
+    maxHeight: Math.min(target.image.maxHeight, options.maxHeight ?? (many ? many.maxHeight : Infinity)),
+  };
+}
+
+function checkDocument(codec: Codec, byteLength: number, target: Target): void {
+  if (!target.accepts.includes(codec.mediaType) || !target.document)
+    throw new PixfitError("UNSUPPORTED_FORMAT", `${target.name} does not accept ${codec.mediaType} documents.`, { format: codec.format });
+  const counted = countedBytes(byteLength, target.document.countsBase64);
+  if (counted > target.document.maxBytes)
+    throw new PixfitError(
+      "INPUT_TOO_LARGE",
+      `The ${codec.format.toUpperCase()} is ${counted} bytes${target.document.countsBase64 ? " of base64" : ""}; ${target.name} accepts at most ${target.document.maxBytes} bytes per document.`,
+      { format: codec.format },
+    );
+}
+
+/** The output codec for `target`: the input's when accepted and encodable, else the closest accepted format. */
+function targetCodec(codec: Codec, target: Target): Codec {
+  if (target.accepts.includes(codec.mediaType) && codec.encode) return codec;
+  const lossless = codec.mediaType === "image/png" || codec.mediaType === "image/gif" || codec.mediaType === "image/bmp";
+  const order: MediaType[] = lossless ? ["image/png", "image/jpeg"] : ["image/jpeg", "image/png"];
+  for (const m of order) if (target.accepts.includes(m)) return codecByMediaType(m)!;
+  throw new PixfitError("UNSUPPORTED_FORMAT", `${target.name} accepts neither PNG nor JPEG, so a ${codec.format.toUpperCase()} cannot be converted for it.`, { format: codec.format });
+}
+
+/**
+ * Re-encodes until the output fits `target.image.maxBytes`: JPEG quality steps, then 0.75 scale steps resampled from
+ * the upright full-size raster `upr` (so the image is resampled once per attempt, never twice).
+ */
+async function fitBytes(
+  encoded: Uint8Array, raster: Raster, upr: Raster, out: Codec, target: Target, quality: number, filter: ResizeFilter,
+): Promise<{ bytes: Uint8Array; raster: Raster }> {
+  const limit = target.image.maxBytes;
+  const counted = (b: Uint8Array) => countedBytes(b.length, target.image.countsBase64);
+  if (counted(encoded) <= limit) return { bytes: encoded, raster };
+  const isJpeg = out.mediaType === "image/jpeg";
+  let q = quality;
+  if (isJpeg) {
+    for (const step of jpegQualitySteps) {
+      if (step >= q) continue;
+      q = step;
+      encoded = await out.encode!(raster, { quality: q });
+      if (counted(encoded) <= limit) return { bytes: encoded, raster };
+    }
+  }
+  let { width, height } = raster;
+  for (let i = 0; i < 40; i++) {
+    const w = Math.floor(width * SCALE_STEP);
+    const h = Math.floor(height * SCALE_STEP);
+    if (w < 1 || h < 1) break;
+    width = w;
+    height = h;
+    raster = await resize(upr, width, height, { filter });
+    encoded = await out.encode!(raster, { quality: q });
+    if (counted(encoded) <= limit) return { bytes: encoded, raster };
+  }
+  throw new PixfitError(
+    "INPUT_TOO_LARGE",
+    `The image cannot be made to fit ${target.name}'s per-image limit of ${limit} bytes${target.image.countsBase64 ? " of base64" : ""}` +
+      ` (last attempt: ${raster.width} × ${raster.height} ${out.format.toUpperCase()}, ${counted(encoded)} bytes).`,
+    { format: out.format },
+  );
 }
 
 function checkPixels(info: ImageInfo, maxPixels: number, format: string): void {
