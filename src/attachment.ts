@@ -3,7 +3,7 @@
  *
  * This module has no static `node:` import: `node:fs/promises` is loaded inside the functions, so the package root
  * stays runtime-neutral. Where no file system exists (browsers, workerd without `nodejs_compat`) the functions throw
- * {@link FileSystemUnavailableError}.
+ * PixfitError `NO_FILE_SYSTEM`.
  */
 import { base64Length, encodeBase64Into } from "./base64.js";
 import { identify } from "./detect.js";
@@ -11,14 +11,6 @@ import { PixfitError } from "./errors.js";
 import { prepareDefaults } from "./prepare.js";
 import type { MediaType } from "./types.js";
 
-/** Thrown when the runtime has no `node:fs/promises` (browsers, workerd without `nodejs_compat`). `code` is `"NO_FILE_SYSTEM"`. */
-export class FileSystemUnavailableError extends Error {
-  readonly code = "NO_FILE_SYSTEM";
-  constructor(cause: unknown) {
-    super("Reading files needs node:fs/promises (Node, Bun, Deno); this runtime has none. Pass the bytes instead.", { cause });
-    this.name = "FileSystemUnavailableError";
-  }
-}
 
 /** Options for {@link readAttachment}. */
 export interface ReadAttachmentOptions {
@@ -58,7 +50,7 @@ async function fsPromises(): Promise<FsPromises> {
   try {
     return (await import(specifier)) as FsPromises;
   } catch (err) {
-    throw new FileSystemUnavailableError(err);
+    throw new PixfitError("NO_FILE_SYSTEM", "Reading files needs node:fs/promises (Node, Bun, Deno); this runtime has none. Pass the bytes instead.", { cause: err });
   }
 }
 
@@ -108,7 +100,7 @@ async function readFull(handle: FileHandle, buf: Uint8Array, position: number): 
  *
  * Works in Node, Bun and Deno.
  * @throws PixfitError `INPUT_TOO_LARGE` (before reading), `EMPTY_INPUT`, `UNSUPPORTED_FORMAT` (after reading 1 KiB);
- * {@link FileSystemUnavailableError} where there is no file system; the file system's own errors (ENOENT, EACCES, EISDIR).
+ * PixfitError `NO_FILE_SYSTEM` where there is no file system; the file system's own errors (ENOENT, EACCES, EISDIR).
  */
 export async function readAttachment(path: string, options: ReadAttachmentOptions = {}): Promise<AttachmentPart> {
   const max = options.maxInputBytes ?? prepareDefaults.maxInputBytes;
@@ -138,7 +130,7 @@ export async function readAttachment(path: string, options: ReadAttachmentOption
 /**
  * The whole file as bytes, after checking its size against `maxInputBytes` (before reading). Internal helper for
  * `toParts`; Node, Bun and Deno only.
- * @throws PixfitError `INPUT_TOO_LARGE`, `EMPTY_INPUT`; {@link FileSystemUnavailableError}; file-system errors.
+ * @throws PixfitError `INPUT_TOO_LARGE`, `EMPTY_INPUT`; PixfitError `NO_FILE_SYSTEM`; file-system errors.
  */
 export async function readFileBytes(path: string, maxInputBytes: number = prepareDefaults.maxInputBytes): Promise<Uint8Array> {
   const { handle, size } = await openChecked(path, maxInputBytes);

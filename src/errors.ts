@@ -14,7 +14,9 @@ export type ErrorCode =
   /** The input, or an output that cannot be made to fit, is larger than a byte limit. */
   | "INPUT_TOO_LARGE"
   /** The header declares more pixels than `maxInputPixels`; refused before any pixel buffer is allocated. */
-  | "TOO_MANY_PIXELS";
+  | "TOO_MANY_PIXELS"
+  /** A path was given where the runtime has no file system (`node:fs/promises`): browsers, workerd. Pass bytes instead. */
+  | "NO_FILE_SYSTEM";
 
 /** The one error class pixfit throws. `code` is stable; `format` names the detected format when known. */
 export class PixfitError extends Error {

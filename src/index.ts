@@ -26,6 +26,6 @@ export { serializeSession, parseSession } from "./session.js";
 export type { SessionEntry, SessionLineError } from "./session.js";
 export { estimateChars, estimateTokens, MEDIA_PART_CHARS } from "./estimate.js";
 export type { EstimateTokensOptions } from "./estimate.js";
-export { readAttachment, FileSystemUnavailableError } from "./attachment.js";
+export { readAttachment } from "./attachment.js";
 export type { ReadAttachmentOptions, AttachmentPart } from "./attachment.js";
 export { encodeBase64, decodeBase64 } from "./base64.js";

@@ -1,8 +1,7 @@
 /**
  * Node-only helpers (also work in Bun and Deno, which provide `node:` modules). Import from "pixfit/node".
  */
-import { readFile, stat } from "node:fs/promises";
-import { PixfitError } from "./errors.js";
+import { readFileBytes } from "./attachment.js";
 import { prepare, prepareDefaults, type PrepareOptions, type PreparedMedia } from "./prepare.js";
 
 /**
@@ -13,11 +12,6 @@ import { prepare, prepareDefaults, type PrepareOptions, type PreparedMedia } fro
  * errors (ENOENT, EISDIR, EACCES) as thrown by `node:fs`.
  */
 export async function prepareFile(path: string, options: PrepareOptions = {}): Promise<PreparedMedia> {
-  const limit = options.maxInputBytes ?? prepareDefaults.maxInputBytes;
-  const info = await stat(path);
-  if (info.isDirectory()) throw Object.assign(new Error(`${path} is a directory`), { code: "EISDIR" });
-  if (info.size > limit)
-    throw new PixfitError("INPUT_TOO_LARGE", `${path} is ${info.size} bytes; the limit (maxInputBytes) is ${limit} bytes.`);
-  const bytes = new Uint8Array(await readFile(path));
+  const bytes = await readFileBytes(path, options.maxInputBytes ?? prepareDefaults.maxInputBytes);
   return prepare(bytes, options);
 }
