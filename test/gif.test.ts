@@ -10,7 +10,7 @@ import { png } from "../codecs/png.js";
 import { isPixfitError } from "../src/errors.js";
 import type { Raster } from "../src/types.js";
 import { corpusFile, corpusHas, corpusRoot, corpusRows, fullCorpus } from "./corpus.js";
-import { compareRasters, imagemagick } from "./reference.js";
+import { compareRasters, imagemagick, withoutBuffer } from "./reference.js";
 
 const LIMIT = { maxPixels: 100e6 };
 
@@ -212,16 +212,6 @@ test("LZW: valid stream, missing pixels, invalid code, bad minimum code size", a
 
 // ---- encoder ----------------------------------------------------------------------------------------------
 
-async function withoutBuffer<T>(fn: () => Promise<T>): Promise<T> {
-  const g = globalThis as { Buffer?: unknown };
-  const saved = g.Buffer;
-  delete g.Buffer;
-  try {
-    return await fn();
-  } finally {
-    g.Buffer = saved;
-  }
-}
 
 function paletteRaster(w: number, h: number, colours: number, transparent: boolean): Raster {
   const data = new Uint8Array(w * h * 4);

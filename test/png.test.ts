@@ -11,7 +11,7 @@ import { png } from "../codecs/png.js";
 import { isPixfitError } from "../src/errors.js";
 import type { Raster } from "../src/types.js";
 import { corpusFile, corpusHas, corpusRoot, corpusRows, fullCorpus } from "./corpus.js";
-import { compareRasters, imagemagick, imagemagickRGBA } from "./reference.js";
+import { compareRasters, imagemagick, imagemagickRGBA, withoutBuffer } from "./reference.js";
 
 const LIMIT = { maxPixels: 100e6 };
 
@@ -257,16 +257,6 @@ function randomRaster(w: number, h: number, alpha: boolean, seed: number): Raste
   return { width: w, height: h, data };
 }
 
-async function withoutBuffer<T>(fn: () => Promise<T>): Promise<T> {
-  const g = globalThis as { Buffer?: unknown };
-  const saved = g.Buffer;
-  delete g.Buffer;
-  try {
-    return await fn();
-  } finally {
-    g.Buffer = saved;
-  }
-}
 
 test("encode round-trips exactly (RGB and RGBA) and never touches Buffer", async () => {
   for (const [w, h, alpha] of [

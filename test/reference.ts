@@ -1,6 +1,7 @@
 /** Reference decodes and pixel comparisons for tests. */
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { PNG } from "pngjs";
 import type { Raster } from "../src/types.js";
 
 /** The real ImageMagick 6 `convert` from Debian (a stand-in may shadow it on PATH), or null. */
@@ -47,4 +48,34 @@ export function flatten(r: Raster, bg: [number, number, number] = [255, 255, 255
     d[i + 3] = 255;
   }
   return { width: r.width, height: r.height, data: d };
+}
+
+/** Decodes PNG bytes with pngjs (an independent reference decoder, dev dependency only). */
+export function pngjsRaster(bytes: Uint8Array): Raster {
+  const p = PNG.sync.read(Buffer.from(bytes));
+  return { width: p.width, height: p.height, data: new Uint8Array(p.data) };
+}
+
+/** Fully transparent pixels carry no colour: zeroes their RGB so rasters differing only there compare equal. */
+export function visible(r: Raster): Raster {
+  const d = r.data.slice();
+  for (let i = 0; i < d.length; i += 4) if (d[i + 3] === 0) d[i] = d[i + 1] = d[i + 2] = 0;
+  return { ...r, data: d };
+}
+
+/** Largest channel difference after zeroing the colour of fully transparent pixels. */
+export function maxVisibleDiff(a: Raster, b: Raster): number {
+  return compareRasters(visible(a), visible(b)).max;
+}
+
+/** Runs `fn` with `globalThis.Buffer` removed, to prove code under test never reaches for it. */
+export async function withoutBuffer<T>(fn: () => Promise<T>): Promise<T> {
+  const g = globalThis as { Buffer?: unknown };
+  const saved = g.Buffer;
+  delete g.Buffer;
+  try {
+    return await fn();
+  } finally {
+    g.Buffer = saved;
+  }
 }

@@ -14,30 +14,19 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { PNG } from "pngjs";
 import { decodeWebp, probeWebp, webp } from "../codecs/webp.js";
 import { isPixfitError } from "../src/errors.js";
 import type { Raster } from "../src/types.js";
 import { corpusFile, corpusHas, corpusRoot, corpusRows, fullCorpus } from "./corpus.js";
-import { compareRasters, imagemagickRGBA } from "./reference.js";
+import { compareRasters, imagemagickRGBA, maxVisibleDiff, pngjsRaster } from "./reference.js";
 
 const LIMIT = { maxPixels: 100e6 };
 const rows = corpusRows().filter((r) => r.format === "webp");
 const name = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 const dir = (path: string) => path.slice(0, path.lastIndexOf("/") + 1);
 
-function pngRaster(path: string): Raster {
-  const p = PNG.sync.read(Buffer.from(corpusFile(path)));
-  return { width: p.width, height: p.height, data: new Uint8Array(p.data) };
-}
-function visible(r: Raster): Raster {
-  const d = r.data.slice();
-  for (let i = 0; i < d.length; i += 4) if (d[i + 3] === 0) d[i] = d[i + 1] = d[i + 2] = 0;
-  return { ...r, data: d };
-}
-function maxDiff(a: Raster, b: Raster): number {
-  return compareRasters(visible(a), visible(b)).max;
-}
+const pngRaster = (path: string): Raster => pngjsRaster(corpusFile(path));
+const maxDiff = maxVisibleDiff;
 async function errorCode(p: Promise<unknown>): Promise<string> {
   try {
     await p;
