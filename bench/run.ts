@@ -15,7 +15,7 @@ import type { Raster } from "../src/types.js";
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const images = [
   "/usr/share/backgrounds/mate/abstract/Elephants_5640x3172.jpg",
-  "/usr/share/backgrounds/mate/desktop/Arc-Colors-Transparent-Wallpaper.png",
+  "/usr/share/backgrounds/mate/abstract/Arc-Colors-Transparent-Wallpaper.png",
   "/usr/share/backgrounds/gnome/adwaita-l.webp",
 ].filter((p) => existsSync(p));
 

@@ -31,6 +31,7 @@ resizes to fit (Mitchell filter) and re-encodes.
 
 Options:
   --out DIR        write each result to DIR/<input base name>.<ext of the output type>
+                   (a repeated base name gets -2, -3, ...)
   --json           print one JSON object per input, one per line
   --max WxH        fit inside W x H pixels (default 2000x2000)
   --quality N      JPEG quality 1-100 for re-encoded JPEGs (default 80)
@@ -48,8 +49,12 @@ export interface CliArgs {
 }
 
 /** Parses argv (without the node and script entries). Throws `Error` with a usage message on bad usage. */
-export function parseArgs(argv: readonly string[]): CliArgs | "help" {
+export function parseArgs(input: readonly string[]): CliArgs | "help" {
   const args: CliArgs = { files: [], json: false, options: {} };
+  // "--max=800x600" is the same as "--max 800x600" (only before "--").
+  const end = input.indexOf("--");
+  const argv = (end < 0 ? input : input.slice(0, end)).flatMap((a) => (/^--[a-z]+=/.test(a) ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a]));
+  if (end >= 0) argv.push(...input.slice(end));
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -93,13 +98,25 @@ function describe(input: string, r: PreparedMedia, ms: number): string {
   return `${input}: ${o.mediaType}${size(o.width, o.height)} ${kb(o.byteLength)} -> ${r.mediaType}${size(r.width, r.height)} ${kb(r.bytes.length)}${how} in ${ms.toFixed(0)} ms`;
 }
 
+/**
+ * `DIR/<input base name>.<ext>`; when two inputs of one run share a base name ("a/s.pdf", "b/s.pdf"), the later ones
+ * get "-2", "-3", ... before the extension instead of overwriting the first.
+ */
+function outputPath(dir: string, input: string, ext: string, taken: Set<string>): string {
+  const stem = basename(input, extname(input));
+  let name = `${stem}.${ext}`;
+  for (let n = 2; taken.has(name); n++) name = `${stem}-${n}.${ext}`;
+  taken.add(name);
+  return join(dir, name);
+}
+
 /** Runs the CLI; returns the exit code. `write` receives each output line. */
 export async function main(argv: readonly string[], write: (line: string) => void = (l) => console.log(l), writeErr: (line: string) => void = (l) => console.error(l)): Promise<number> {
   let args: CliArgs | "help";
   try {
     args = parseArgs(argv);
   } catch (err) {
-    writeErr(`pixfit: ${(err as Error).message}\n\n${USAGE}`);
+    writeErr(`pixfit: ${(err as Error).message}\nRun 'pixfit --help' for usage.`);
     return 2;
   }
   if (args === "help") {
@@ -108,14 +125,14 @@ export async function main(argv: readonly string[], write: (line: string) => voi
   }
   if (args.out) await mkdir(args.out, { recursive: true });
   let failed = 0;
+  const written = new Set<string>();
   for (const input of args.files) {
     const t0 = performance.now();
     try {
       const r = await prepareFile(input, args.options);
       const ms = Math.round((performance.now() - t0) * 10) / 10;
       if (args.out) {
-        const name = basename(input, extname(input)) + "." + extensions[r.mediaType];
-        await writeFile(join(args.out, name), r.bytes);
+        await writeFile(outputPath(args.out, input, extensions[r.mediaType], written), r.bytes);
       }
       if (args.json)
         write(JSON.stringify({ input, mediaType: r.mediaType, width: r.width, height: r.height, byteLength: r.bytes.length, resized: r.resized, transcoded: r.transcoded, orientation: r.orientation, original: r.original, ms }));

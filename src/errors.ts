@@ -15,6 +15,8 @@ export type ErrorCode =
   | "INPUT_TOO_LARGE"
   /** The header declares more pixels than `maxInputPixels`; refused before any pixel buffer is allocated. */
   | "TOO_MANY_PIXELS"
+  /** An option is out of range or of the wrong type (e.g. `jpegQuality: 0`, `maxWidth: -5`, an unknown `filter`). */
+  | "INVALID_OPTION"
   /** A path was given where the runtime has no file system (`node:fs/promises`): browsers, workerd. Pass bytes instead. */
   | "NO_FILE_SYSTEM";
 

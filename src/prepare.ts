@@ -101,10 +101,17 @@ export interface PreparedMedia {
  *   1 and the bytes fit.
  *
  * @param bytes the file, as a `Uint8Array` (never modified).
- * @throws PixfitError `EMPTY_INPUT`, `INPUT_TOO_LARGE`, `UNSUPPORTED_FORMAT`, `CORRUPT_IMAGE`, `TOO_MANY_PIXELS`.
+ * A pass-through does not decode, so it does not prove the pixel data intact: a truncated file that fits comes back as
+ * it is (`toParts` verifies such files by decoding them once; see its `verify` option).
+ *
+ * @param bytes the file, as a `Uint8Array` (never modified).
+ * @throws PixfitError `EMPTY_INPUT`, `INPUT_TOO_LARGE`, `UNSUPPORTED_FORMAT`, `CORRUPT_IMAGE`, `TOO_MANY_PIXELS`;
+ * `INVALID_OPTION` for an option out of range (sizes and limits must be positive integers, `maxWidth`/`maxHeight`
+ * may be `Infinity`; `jpegQuality` an integer 1–100; `filter` one of the {@link ResizeFilter} names).
  */
 export async function prepare(bytes: Uint8Array, options: PrepareOptions = {}): Promise<PreparedMedia> {
   const o = { ...prepareDefaults, ...stripUndefined(options) };
+  checkOptions(o);
   if (bytes.length > o.maxInputBytes)
     throw new PixfitError("INPUT_TOO_LARGE", `The input is ${bytes.length} bytes; the limit (maxInputBytes) is ${o.maxInputBytes} bytes.`);
 
@@ -252,6 +259,18 @@ function outputCodec(codec: Codec): Codec {
   // TODO(webp-alpha): WEBP has no encoder in pixfit's codec set, so it falls back to JPEG q80. A WEBP with
   // alpha should perhaps become PNG instead, since JPEG flattens transparency.
   return codecByMediaType("image/jpeg")!;
+}
+
+const FILTERS: readonly ResizeFilter[] = ["mitchell", "box", "hamming", "lanczos2", "lanczos3", "mks2013"];
+
+function checkOptions(o: { maxWidth: number; maxHeight: number; jpegQuality: number; filter: ResizeFilter; maxInputBytes: number; maxInputPixels: number }): void {
+  const bad = (name: string, want: string, v: unknown) => new PixfitError("INVALID_OPTION", `${name} must be ${want}; got ${String(v)}.`);
+  for (const name of ["maxWidth", "maxHeight"] as const)
+    if (!(o[name] === Infinity || (Number.isInteger(o[name]) && o[name] >= 1))) throw bad(name, "a positive whole number of pixels or Infinity", o[name]);
+  for (const name of ["maxInputBytes", "maxInputPixels"] as const)
+    if (!(o[name] === Infinity || (Number.isInteger(o[name]) && o[name] >= 1))) throw bad(name, "a positive whole number or Infinity", o[name]);
+  if (!Number.isInteger(o.jpegQuality) || o.jpegQuality < 1 || o.jpegQuality > 100) throw bad("jpegQuality", "a whole number from 1 to 100", o.jpegQuality);
+  if (!FILTERS.includes(o.filter)) throw bad("filter", `one of ${FILTERS.join(", ")}`, o.filter);
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

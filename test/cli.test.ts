@@ -59,6 +59,7 @@ test("exit codes: 0 when all succeed, 2 on bad usage; a missing file is READ_FAI
     assert.equal(r.code, 2, argv.join(" "));
     assert.match(r.err[0], /^pixfit: /);
   }
+  assert.equal((await run(["--frobnicate", ok])).err[0], "pixfit: unknown option --frobnicate\nRun 'pixfit --help' for usage.");
   const missing = await run(["--json", join(dir, "nope.png")]);
   assert.equal(missing.code, 1);
   assert.equal(JSON.parse(missing.out[0]).error.code, "READ_FAILED");
@@ -69,4 +70,22 @@ test("parseArgs maps options to prepare options", () => {
     files: ["a.jpg", "-b.png"], json: false, options: { maxWidth: 800, maxHeight: 600, jpegQuality: 70, filter: "lanczos3" },
   });
   assert.equal(parseArgs(["--help"]), "help");
+  assert.deepEqual(parseArgs(["--max=800x600", "--quality=70", "--", "--max=1x1"]), {
+    files: ["--max=1x1"], json: false, options: { maxWidth: 800, maxHeight: 600, jpegQuality: 70 },
+  });
+});
+
+test("--out never overwrites: a repeated base name gets a numbered suffix", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "pixfit-cli-"));
+  const { mkdirSync } = await import("node:fs");
+  mkdirSync(join(dir, "a"));
+  mkdirSync(join(dir, "b"));
+  const a = join(dir, "a", "s.png");
+  const b = join(dir, "b", "s.png");
+  writeFileSync(a, await png.encode!(raster(8, 8), {}));
+  writeFileSync(b, await png.encode!(raster(9, 9), {}));
+  const outDir = join(dir, "out");
+  assert.equal((await run(["--out", outDir, a, b])).code, 0);
+  assert.deepEqual(readFileSync(join(outDir, "s.png")), readFileSync(a));
+  assert.deepEqual(readFileSync(join(outDir, "s-2.png")), readFileSync(b));
 });

@@ -184,7 +184,7 @@ const bg = (p: string) => join(BACKGROUNDS, p);
 const real: [string, string, number, number, string][] = [
   ["mate/abstract/Elephants_5640x3172.jpg", "image/jpeg", 2000, 1125, "JPEG"],
   ["gnome/adwaita-l.webp", "image/jpeg", 2000, 2000, "JPEG"],
-  ["mate/desktop/Arc-Colors-Transparent-Wallpaper.png", "image/png", 2000, 1121, "PNG"],
+  ["mate/abstract/Arc-Colors-Transparent-Wallpaper.png", "image/png", 2000, 1121, "PNG"],
 ];
 for (const [path, mediaType, w, h, im] of real) {
   test(`real image ${path} → ${w}x${h} ${mediaType}, decodable by ImageMagick`, async (t) => {
@@ -202,3 +202,14 @@ for (const [path, mediaType, w, h, im] of real) {
     assert.deepEqual([ref.width, ref.height], [w, h], `ImageMagick reads the ${im} output`);
   });
 }
+
+test("options out of range are INVALID_OPTION, before any work", async () => {
+  const jpg = await jpeg.encode!(picture(8, 8), {});
+  const bad: [string, object][] = [
+    ["maxWidth", { maxWidth: -5 }], ["maxHeight", { maxHeight: 0 }], ["maxWidth", { maxWidth: 1.5 }],
+    ["jpegQuality", { jpegQuality: 0 }], ["jpegQuality", { jpegQuality: 500 }], ["jpegQuality", { jpegQuality: 80.5 }],
+    ["filter", { filter: "nope" }], ["maxInputBytes", { maxInputBytes: -1 }], ["maxInputPixels", { maxInputPixels: Number.NaN }],
+  ];
+  for (const [name, options] of bad) await rejects(prepare(jpg, options), "INVALID_OPTION", new RegExp(`^${name} must be`));
+  assert.equal((await prepare(jpg, { maxWidth: Infinity, jpegQuality: 100 })).bytes, jpg);
+});
