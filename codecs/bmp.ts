@@ -1,7 +1,7 @@
 /**
  * BMP codec: header probe, a decoder written here, and a 24/32-bit encoder.
  *
- * Why not `bmp-js` (the package in dependencies): its decoder calls `new Buffer(...)` and the Node
+ * Why not `bmp-js` (the library the design first named; not a dependency): its decoder calls `new Buffer(...)` and the Node
  * `Buffer` read methods (so it cannot run without Node's global), returns ABGR, reads the palette
  * right after a 40-byte header and ignores bfOffBits, and never checks sizes against the file (the b/
  * files make it read out of range or allocate gigabytes). Run against BMP Suite 2.8 with the suite's

@@ -49,16 +49,24 @@ class Sink {
     this.pos += a.length;
   }
   bits(code: number, size: number): void {
-    this.acc = (this.acc << size) | code;
-    this.nbits += size;
-    while (this.nbits >= 8) {
-      const b = (this.acc >> (this.nbits - 8)) & 0xff;
-      this.ensure(2);
-      this.buf[this.pos++] = b;
-      if (b === 0xff) this.buf[this.pos++] = 0;
-      this.nbits -= 8;
-      this.acc &= (1 << this.nbits) - 1;
+    // acc keeps at most 7 pending bits between calls, so acc << size stays below 2^31: `size` must be ≤ 24.
+    let acc = (this.acc << size) | code;
+    let nbits = this.nbits + size;
+    if (nbits >= 8) {
+      if (this.pos + 8 > this.buf.length) this.ensure(8);
+      const buf = this.buf;
+      let pos = this.pos;
+      do {
+        nbits -= 8;
+        const b = (acc >>> nbits) & 0xff;
+        buf[pos++] = b;
+        if (b === 0xff) buf[pos++] = 0;
+      } while (nbits >= 8);
+      this.pos = pos;
+      acc &= (1 << nbits) - 1;
     }
+    this.acc = acc;
+    this.nbits = nbits;
   }
   /** Pads the last byte with 1-bits (T.81 F.1.2.3). */
   flushBits(): void {
@@ -148,13 +156,7 @@ function fdct(d: Float64Array): void {
 
 /** Number of bits needed for |v| (the "SSSS" category of T.81 F.1.2.1). */
 function category(v: number): number {
-  let a = v < 0 ? -v : v;
-  let n = 0;
-  while (a) {
-    n++;
-    a >>= 1;
-  }
-  return n;
+  return 32 - Math.clz32(v < 0 ? -v : v);
 }
 
 const zz = new Int32Array(64);
@@ -183,8 +185,14 @@ function encodeBlock(out: Sink, block: Float64Array, div: Float64Array, prevDC: 
     }
     const cat = category(v);
     const sym = (run << 4) | cat;
-    out.bits(ac.code[sym], ac.size[sym]);
-    out.bits(v < 0 ? (v - 1) & ((1 << cat) - 1) : v, cat);
+    const extra = v < 0 ? (v - 1) & ((1 << cat) - 1) : v;
+    const len = ac.size[sym];
+    // Code and extra bits in one write when they fit the 24-bit limit of Sink.bits.
+    if (len + cat <= 24) out.bits((ac.code[sym] << cat) | extra, len + cat);
+    else {
+      out.bits(ac.code[sym], len);
+      out.bits(extra, cat);
+    }
     run = 0;
   }
   if (run > 0) out.bits(ac.code[0], ac.size[0]);

@@ -1,8 +1,8 @@
 /**
- * JPEG codec. The header walk (probe, variant checks, colour-space choice) is our own; entropy decoding and
- * IDCT are jpeg-js's (Huffman baseline / extended / progressive, 8-bit); chroma upsampling and YCbCr→RGB are
- * redone here to match libjpeg(-turbo), so results agree with ImageMagick/browsers to within IDCT rounding.
- * Encoding is codecs/jpeg-encoder.ts. Spec: ITU-T T.81 (cited "T.81 x.y"), JFIF 1.02, Adobe TN 5116 (APP14).
+ * JPEG codec. The header walk (probe, variant checks, colour-space choice) is here; entropy decoding and IDCT are
+ * codecs/jpeg-decoder.ts (pixfit's own: Huffman baseline / extended / progressive, 8-bit, libjpeg's integer IDCT);
+ * chroma upsampling and YCbCr→RGB follow libjpeg(-turbo), so results agree with ImageMagick/browsers to within IDCT
+ * rounding. Encoding is codecs/jpeg-encoder.ts. Spec: ITU-T T.81 (cited "T.81 x.y"), JFIF 1.02, Adobe TN 5116 (APP14).
  *
  * Decode policy:
  * - Supported: SOF0/SOF1/SOF2 (Huffman; baseline, extended sequential, progressive), 8-bit samples, 1, 3 or 4
@@ -18,24 +18,28 @@
  *   R = C·K/255 on the stored values; no ICC profile is applied (neither to RGB nor to CMYK).
  * - Chroma upsampling: libjpeg-turbo "fancy" (triangle) upsampling for 2×1, 1×2 and 2×2 ratios (2×1 and 2×2 only when
  *   the subsampled component is more than 2 samples wide, as libjpeg-turbo does); other integer ratios replicate
- *   (libjpeg's int_upsample does the same). 4-component images use replication (jpeg-js), which differs from libjpeg
- *   only for subsampled CMYK/YCCK.
+ *   (libjpeg's int_upsample does the same). 4-component images use replication (as jpeg-js did before this decoder),
+ *   which differs from libjpeg only for subsampled CMYK/YCCK.
+ * - Shrink-on-load: with a `targetWidth`/`targetHeight` hint, decodes at 1/2, 1/4 or 1/8 scale (the largest that keeps
+ *   both sides at least the hint; output ceil(side / d), as libjpeg's `scale_denom`) with reduced IDCTs on the
+ *   low-frequency coefficients; progressive files keep only those coefficients. Chroma then usually needs no
+ *   upsampling (libjpeg-turbo's choice of a larger IDCT for subsampled components).
  * - Tolerated: junk bytes and 0xFF fill bytes between header segments; APPn/COM segments anywhere before the first
  *   scan; a missing EOI after complete scan data; any data after EOI.
  * - Errors (`CORRUPT_IMAGE`): no SOI; no SOF before SOS/EOI; a header segment with length < 2 or running past the end
  *   of the input; width 0, or height 0 without a DNL segment; no SOS; more than {@link MAX_SCANS} scans; and
  *   TRUNCATED ENTROPY DATA: when a scan's data ends before its last MCU the image is refused rather than returned
- *   partially grey (the choice: a predictable error instead of a plausible-looking half image). Any other jpeg-js
- *   failure (bad Huffman code, missing table, marker inside a scan) is wrapped with `asCorrupt`.
+ *   partially grey (the choice: a predictable error instead of a plausible-looking half image; detected at the first
+ *   MCU row past the data, so a huge declared size over a few bytes fails fast). Other decoder failures (bad Huffman
+ *   code or table, undefined table, extraneous bytes before or a missing RST marker) are `CORRUPT_IMAGE` too.
  * - `TOO_MANY_PIXELS` is checked from the header before anything is allocated.
  */
-import jpegJs from "jpeg-js";
 import { hasBytes, u16be } from "../src/bytes.js";
 import { PixfitError, asCorrupt } from "../src/errors.js";
 import { readExifOrientation } from "../src/exif.js";
 import type { Codec, DecodeOptions, EncodeOptions, ImageInfo, Raster } from "../src/types.js";
 import { encodeJpeg } from "./jpeg-encoder.js";
-import { standardDHT } from "./jpeg-tables.js";
+import { decodeJpegPlanes, type DecodedComponent, type DecodedPlanes } from "./jpeg-decoder.js";
 
 /**
  * Most scans a file may have (libjpeg-turbo's TurboJPEG scan limit is 500; real files have at most a few dozen).
@@ -192,7 +196,7 @@ function readHeader(b: Uint8Array): JpegHeader {
   return hd;
 }
 
-/** Why jpeg-js cannot decode this frame, or null when it can. */
+/** Why this frame cannot be decoded (codecs/jpeg-decoder.ts), or null when it can. */
 function unsupportedReason(hd: JpegHeader): string | null {
   const name = SOF_NAMES[hd.sof];
   if (name) return `${name} JPEG is not supported`;
@@ -202,47 +206,11 @@ function unsupportedReason(hd: JpegHeader): string | null {
   return null;
 }
 
-/**
- * Rebuilds the input for jpeg-js: SOI, the header segments without APPn/COM (so jpeg-js's own colour guessing
- * from Adobe APP14 cannot interfere; a neutral Adobe segment is given back for 4-component frames, which jpeg-js
- * requires), standard Huffman tables when the file defines none, the DNL height patched into the SOF, then
- * everything from the first SOS on, with an EOI appended when the input does not end with one.
- */
-function cleanStream(b: Uint8Array, hd: JpegHeader): Uint8Array {
-  const parts: Uint8Array[] = [new Uint8Array([0xff, 0xd8])];
-  const nc = hd.components.length;
-  if (nc === 4) {
-    const t = hd.adobeTransform < 0 ? 0 : hd.adobeTransform;
-    // "Adobe", version 100, flags0, flags1, transform (Adobe TN 5116, APP14).
-    parts.push(new Uint8Array([0xff, 0xee, 0, 14, 0x41, 0x64, 0x6f, 0x62, 0x65, 0, 100, 0, 0, 0, 0, t]));
-  }
-  for (const [m, start, end] of hd.segments) {
-    if ((m >= 0xe0 && m <= 0xef) || m === 0xfe) continue;
-    if (isSOF(m) && hd.dnlHeight) {
-      const sof = b.slice(start, end);
-      sof[5] = hd.dnlHeight >> 8;
-      sof[6] = hd.dnlHeight & 0xff;
-      parts.push(sof);
-    } else parts.push(b.subarray(start, end));
-  }
-  if (!hd.dht) parts.push(standardDHT());
-  parts.push(b.subarray(hd.sos));
-  if (!(b[b.length - 2] === 0xff && b[b.length - 1] === 0xd9)) parts.push(new Uint8Array([0xff, 0xd9]));
-  let len = 0;
-  for (const p of parts) len += p.length;
-  const out = new Uint8Array(len);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-}
-
-/** Counts SOS markers from `from` on; stops counting past `limit`. */
+/** Counts SOS markers from `from` on; stops counting past `limit`. Uses the native `indexOf` to find 0xFF bytes. */
 function countScans(b: Uint8Array, from: number, limit: number): number {
   let count = 0;
-  for (let j = from; j + 1 < b.length; j++) if (b[j] === 0xff && b[j + 1] === 0xda && ++count > limit) break;
+  for (let j = b.indexOf(0xff, from); j >= 0 && j + 1 < b.length; j = b.indexOf(0xff, j + 1))
+    if (b[j + 1] === 0xda && ++count > limit) break;
   return count;
 }
 
@@ -255,7 +223,7 @@ function isYCbCr(hd: JpegHeader): boolean {
 }
 
 /**
- * Replaces channel `ch` of `px` (RGBA, w×h), which jpeg-js filled by replicating a component subsampled by rx×ry,
+ * Replaces channel `ch` of `px` (RGBA, w×h), filled by replicating a component subsampled by rx×ry,
  * with libjpeg's fancy (triangle-filter) upsampling of the same samples (jdsample.c h2v1/h1v2/h2v2_fancy_upsample).
  * Edge samples are repeated, as libjpeg does at image edges.
  */
@@ -286,8 +254,8 @@ function fancyUpsample(px: Uint8Array, w: number, h: number, ch: number, rx: num
   }
 }
 
-/** YCbCr → RGB in place with libjpeg's fixed-point tables (jdcolor.c, SCALEBITS = 16; JFIF 1.02 equations). */
-function ycbcrToRgb(px: Uint8Array): void {
+/** libjpeg's YCbCr → RGB tables (jdcolor.c build_ycc_rgb_table, SCALEBITS = 16; JFIF 1.02 equations). */
+const YCC = (() => {
   const FIX = (x: number) => Math.floor(x * 65536 + 0.5);
   const HALF = 1 << 15;
   const crR = new Int32Array(256), cbB = new Int32Array(256), crG = new Int32Array(256), cbG = new Int32Array(256);
@@ -298,12 +266,160 @@ function ycbcrToRgb(px: Uint8Array): void {
     crG[i] = -FIX(0.71414) * x;
     cbG[i] = -FIX(0.34414) * x + HALF;
   }
+  return { crR, cbB, crG, cbG };
+})();
+
+/** YCbCr → RGB in place with libjpeg's fixed-point tables (jdcolor.c, SCALEBITS = 16; JFIF 1.02 equations). */
+function ycbcrToRgb(px: Uint8Array): void {
+  const { crR, cbB, crG, cbG } = YCC;
   const clamp = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : v);
   for (let i = 0; i < px.length; i += 4) {
     const y = px[i], cb = px[i + 1], cr = px[i + 2];
     px[i] = clamp(y + crR[cr]);
     px[i + 1] = clamp(y + ((cbG[cb] + crG[cr]) >> 16));
     px[i + 2] = clamp(y + cbB[cb]);
+  }
+}
+
+/**
+ * One output row of a component whose grid is `rx`×`ry` (1 or 2) coarser than the output, into `dst` (w samples):
+ * a plain copy, libjpeg's fancy triangle filter (jdsample.c h2v1/h1v2/h2v2_fancy_upsample, edges repeated; the same
+ * arithmetic as {@link fancyUpsample}), or replication when `fancy` is false.
+ */
+function componentRow(c: DecodedComponent, y: number, w: number, h: number, rx: number, ry: number, fancy: boolean, dst: Uint8Array, sums: Int32Array): void {
+  const d = c.data, st = c.stride;
+  const sy = ry === 2 ? y >> 1 : y;
+  const cw = Math.ceil(w / rx), chh = Math.ceil(h / ry);
+  const r0 = sy * st;
+  if (rx === 1 && ry === 1) {
+    for (let x = 0; x < w; x++) dst[x] = d[r0 + x];
+    return;
+  }
+  if (!fancy) {
+    for (let x = 0; x < w; x++) dst[x] = d[r0 + (rx === 2 ? x >> 1 : x)];
+    return;
+  }
+  if (ry === 2) {
+    let ny = y & 1 ? sy + 1 : sy - 1;
+    ny = ny < 0 ? 0 : ny >= chh ? chh - 1 : ny;
+    const r1 = ny * st;
+    if (rx === 1) {
+      const bias = y & 1 ? 2 : 1;
+      for (let x = 0; x < w; x++) dst[x] = (3 * d[r0 + x] + d[r1 + x] + bias) >> 2;
+      return;
+    }
+    for (let sx = 0; sx < cw; sx++) sums[sx] = 3 * d[r0 + sx] + d[r1 + sx];
+    for (let x = 0; x < w; x++) {
+      const sx = x >> 1;
+      let nx = x & 1 ? sx + 1 : sx - 1;
+      nx = nx < 0 ? 0 : nx >= cw ? cw - 1 : nx;
+      dst[x] = (3 * sums[sx] + sums[nx] + (x & 1 ? 7 : 8)) >> 4;
+    }
+    return;
+  }
+  for (let x = 0; x < w; x++) {
+    const sx = x >> 1;
+    let nx = x & 1 ? sx + 1 : sx - 1;
+    nx = nx < 0 ? 0 : nx >= cw ? cw - 1 : nx;
+    dst[x] = (3 * d[r0 + sx] + d[r0 + nx] + (x & 1 ? 2 : 1)) >> 2;
+  }
+}
+
+/**
+ * The common case, row by row without intermediate passes: 3 components, YCbCr, luma at output resolution, chroma
+ * 1 or 2 times coarser per axis. Null when the layout is anything else (the general path handles it).
+ */
+function ycbcrFast(p: DecodedPlanes, hd: JpegHeader): Uint8Array | null {
+  const { width: w, height: h } = p;
+  if (p.components.length !== 3 || !isYCbCr(hd)) return null;
+  const rs = p.components.map((c) => [(p.maxH * p.blockSize) / (c.h * c.blockSize), (p.maxV * p.blockSize) / (c.v * c.blockSize)]);
+  if (rs[0][0] !== 1 || rs[0][1] !== 1) return null;
+  for (const [rx, ry] of rs) if ((rx !== 1 && rx !== 2) || (ry !== 1 && ry !== 2)) return null;
+  const fancy = rs.map(([rx, ry]) => (rx === 2 ? Math.ceil(w / 2) > 2 : ry === 2));
+  const out = new Uint8Array(w * h * 4);
+  const yc = p.components[0];
+  const cbRow = new Uint8Array(w), crRow = new Uint8Array(w), sums = new Int32Array(w + 2);
+  const { crR, cbB, crG, cbG } = YCC;
+  for (let y = 0; y < h; y++) {
+    componentRow(p.components[1], y, w, h, rs[1][0], rs[1][1], fancy[1], cbRow, sums);
+    componentRow(p.components[2], y, w, h, rs[2][0], rs[2][1], fancy[2], crRow, sums);
+    const yr = y * yc.stride;
+    let o = y * w * 4;
+    for (let x = 0; x < w; x++, o += 4) {
+      const Y = yc.data[yr + x], cb = cbRow[x], cr = crRow[x];
+      const r = Y + crR[cr], g = Y + ((cbG[cb] + crG[cr]) >> 16), b = Y + cbB[cb];
+      out[o] = r < 0 ? 0 : r > 255 ? 255 : r;
+      out[o + 1] = g < 0 ? 0 : g > 255 ? 255 : g;
+      out[o + 2] = b < 0 ? 0 : b > 255 ? 255 : b;
+      out[o + 3] = 255;
+    }
+  }
+  return out;
+}
+
+/**
+ * Component planes → RGBA (alpha 255) at the planes' output size, by the colour rules of the module comment:
+ * each component is first replicated onto the output grid (sample ⌊x · h·S / (maxH·S₀)⌋, as jpeg-js did), then for 3
+ * components libjpeg's fancy upsampling replaces replicated 2×1 / 1×2 / 2×2 chroma, then YCbCr → RGB; 4 components
+ * use jpeg-js's CMYK/YCCK formulas (inverted CMYK, R = 255 − clamp(C'·(1 − K'/255) + K') on C' = 255 − C).
+ */
+function toRGBA(p: DecodedPlanes, hd: JpegHeader): Uint8Array {
+  const fast = ycbcrFast(p, hd);
+  if (fast) return fast;
+  const { width: w, height: h } = p;
+  const nc = p.components.length;
+  const out = new Uint8Array(w * h * 4);
+  const ratios: [number, number][] = [];
+  for (const [ci, c] of p.components.entries()) {
+    const num = c.h * c.blockSize, den = p.maxH * p.blockSize;
+    const vnum = c.v * c.blockSize, vden = p.maxV * p.blockSize;
+    ratios.push([den / num, vden / vnum]);
+    const xmap = new Int32Array(w);
+    for (let x = 0; x < w; x++) xmap[x] = Math.floor((x * num) / den);
+    const chans = nc === 1 ? [0, 1, 2] : [ci];
+    const direct = num === den;
+    for (let y = 0; y < h; y++) {
+      const row = Math.floor((y * vnum) / vden) * c.stride;
+      const d = c.data;
+      for (const ch of chans) {
+        let o = y * w * 4 + ch;
+        if (direct) for (let x = 0; x < w; x++, o += 4) out[o] = d[row + x];
+        else for (let x = 0; x < w; x++, o += 4) out[o] = d[row + xmap[x]];
+      }
+    }
+  }
+  if (nc !== 4) for (let i = 3; i < out.length; i += 4) out[i] = 255; // nc = 4: channel 3 holds K until cmykToRgb
+  if (nc === 3) {
+    for (const [i, [rx, ry]] of ratios.entries()) {
+      // libjpeg-turbo (jdsample.c jinit_upsampler) uses fancy h2v1/h2v2 only when the component is wider than 2 samples.
+      const fancy = rx === 2 ? Math.ceil(w / 2) > 2 : ry === 2;
+      if ((rx === 1 || rx === 2) && (ry === 1 || ry === 2) && rx * ry > 1 && fancy) fancyUpsample(out, w, h, i, rx, ry);
+    }
+    if (isYCbCr(hd)) ycbcrToRgb(out);
+  } else if (nc === 4) cmykToRgb(out, hd.adobeTransform > 0);
+  return out;
+}
+
+/** jpeg-js 0.4 CMYK/YCCK → RGB (decoder.js getData + copyToImageData), in place on RGBA holding the raw samples. */
+function cmykToRgb(px: Uint8Array, ycck: boolean): void {
+  const c8 = (a: number) => (a < 0 ? 0 : a > 255 ? 255 : a);
+  for (let i = 0; i < px.length; i += 4) {
+    let c: number, m: number, y: number;
+    if (ycck) {
+      const Y = px[i], Cb = px[i + 1], Cr = px[i + 2];
+      c = Math.trunc(c8(Y + 1.402 * (Cr - 128)));
+      m = Math.trunc(c8(Y - 0.3441363 * (Cb - 128) - 0.71413636 * (Cr - 128)));
+      y = Math.trunc(c8(Y + 1.772 * (Cb - 128)));
+    } else {
+      c = 255 - px[i];
+      m = 255 - px[i + 1];
+      y = 255 - px[i + 2];
+    }
+    const k = 255 - px[i + 3];
+    px[i] = 255 - c8(c * (1 - k / 255) + k);
+    px[i + 1] = 255 - c8(m * (1 - k / 255) + k);
+    px[i + 2] = 255 - c8(y * (1 - k / 255) + k);
+    px[i + 3] = 255;
   }
 }
 
@@ -322,11 +438,14 @@ function probe(bytes: Uint8Array): ImageInfo {
 
 /**
  * Decodes to RGBA (alpha 255), rows top to bottom, EXIF orientation NOT applied. See the module comment for the policy.
- * @throws PixfitError `TOO_MANY_PIXELS` when width × height > `maxPixels` (checked first, from the header);
+ * With `targetWidth` and `targetHeight` (pixels, stored orientation) the result may be ceil(W/d) × ceil(H/d) for
+ * d = 2, 4 or 8 (the largest d keeping both sides ≥ the hint); without them, or when even d = 2 is too small, full size.
+ * @throws PixfitError `TOO_MANY_PIXELS` when width × height > `maxPixels` (checked first, from the full header size);
  * `UNSUPPORTED_FORMAT` for arithmetic, lossless, hierarchical, JPEG-LS, non-8-bit or 2-component files;
  * `CORRUPT_IMAGE` for malformed or truncated data.
  */
-async function decode(bytes: Uint8Array, { maxPixels }: DecodeOptions): Promise<Raster> {
+async function decode(bytes: Uint8Array, opts: DecodeOptions): Promise<Raster> {
+  const { maxPixels } = opts;
   const hd = readHeader(bytes);
   const { width: w, height: h } = hd;
   if (w * h > maxPixels)
@@ -337,40 +456,22 @@ async function decode(bytes: Uint8Array, { maxPixels }: DecodeOptions): Promise<
   if (reason) throw new PixfitError("UNSUPPORTED_FORMAT", reason, { format: "jpeg" });
   if (hd.sos < 0) throw corrupt("no scan (SOS) data");
   if (countScans(bytes, hd.sos, MAX_SCANS) > MAX_SCANS) throw corrupt(`more than ${MAX_SCANS} scans`);
-  const nc = hd.components.length;
-  const maxH = Math.max(...hd.components.map((c) => c.h));
-  const maxV = Math.max(...hd.components.map((c) => c.v));
-  // jpeg-js allocates 4 bytes per sample of coefficients per component (padded to whole MCUs), nc bytes per pixel of
-  // component samples, then the 4-byte RGBA output: bound its accounting by that, plus slack for tables.
-  const padded = Math.ceil(w / (8 * maxH)) * 8 * maxH * Math.ceil(h / (8 * maxV)) * 8 * maxV;
-  const budgetMB = Math.ceil((padded * (5 * nc + 4)) / 1048576) + 16;
-  let out: Uint8Array;
+  let denom = 1;
+  const { targetWidth: tw, targetHeight: th } = opts;
+  if (tw && th && tw > 0 && th > 0)
+    for (const d of [8, 4, 2])
+      if (Math.ceil(w / d) >= tw && Math.ceil(h / d) >= th) {
+        denom = d;
+        break;
+      }
+  let planes: DecodedPlanes;
   try {
-    const img = jpegJs.decode(cleanStream(bytes, hd), {
-      useTArray: true,
-      formatAsRGBA: true,
-      colorTransform: false, // 1 and 3 components: raw samples; colour conversion is ours (below)
-      tolerantDecoding: true, // jpeg-js: skip blocks outside the component grid (odd sampling factors)
-      maxResolutionInMP: Math.ceil((w * h) / 1e6) + 1,
-      maxMemoryUsageInMB: budgetMB,
-    });
-    if (img.width !== w || img.height !== h) throw new Error(`decoded ${img.width}×${img.height}, header says ${w}×${h}`);
-    out = img.data;
+    planes = decodeJpegPlanes(bytes, { scaleDenom: denom, height: hd.dnlHeight || undefined });
   } catch (err) {
-    // jpeg-js reads past the end of a truncated scan as zero bits and then finds our appended EOI inside the scan
-    // ("unexpected marker: ffd9") or no marker at all; both are reported as CORRUPT_IMAGE (truncated data).
     throw asCorrupt(err, "jpeg");
   }
-  if (nc === 3) {
-    for (const [i, c] of hd.components.entries()) {
-      const rx = maxH / c.h, ry = maxV / c.v;
-      // libjpeg-turbo (jdsample.c jinit_upsampler) uses fancy h2v1/h2v2 only when the component is wider than 2 samples.
-      const fancy = rx === 2 ? Math.ceil(w / 2) > 2 : ry === 2;
-      if ((rx === 1 || rx === 2) && (ry === 1 || ry === 2) && rx * ry > 1 && fancy) fancyUpsample(out, w, h, i, rx, ry);
-    }
-    if (isYCbCr(hd)) ycbcrToRgb(out);
-  }
-  return { width: w, height: h, data: out };
+  const out = toRGBA(planes, hd);
+  return { width: planes.width, height: planes.height, data: out };
 }
 
 /**

@@ -33,12 +33,21 @@ import type { Codec, DecodeOptions, ImageInfo, Raster } from "../src/types.js";
 const SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 /** Largest chunk length and image dimension allowed: 2^31 − 1 (PNG §7.1, §11.2.1). */
 const MAX_U31 = 0x7fffffff;
-/** Compressed bytes handed to the inflater at a time (see `inflateIdat`). */
+/**
+ * Most compressed bytes handed to the inflater at a time (see `inflateIdat`). Fewer when little output is still
+ * needed: `remaining / 1024`, but at least {@link INFLATE_PIECE_MIN}, so one piece of a zlib bomb (deflate expands at
+ * most ~1032:1, RFC 1951 §3.2.5: a 258-byte match per ≥ 2 bits) inflates to about what the image still needs, not
+ * 17 MB for a 1 × 1 image.
+ */
 const INFLATE_PIECE = 16384;
+const INFLATE_PIECE_MIN = 1024;
 /**
  * zlib compression level for `encode`. Measured on a 2560x1600 photo (filtered stream, fflate, loaded
  * 2-core machine): level 1 2.90 MB 0.4 s, level 3 2.72 MB 0.6 s, level 6 2.52 MB 2.5 s, level 9 2.40 MB
- * 7.0 s. Level 9 saves 5 % for 2.7× the time, so 6.
+ * 7.0 s. Level 9 saves 5 % for 2.7× the time, so 6. Re-measured for issue 6 on the benchmark's two PNG outputs
+ * (CPU time of `zlibSync` on the filtered stream): a 2000x1121 RGBA graphic, level 1 290 KB 115 ms, level 3
+ * 275 KB 75 ms, level 5 260 KB 82 ms, level 6 216 KB 152 ms; a 2000x1125 photo, 4.56 MB at every level, 195 ms
+ * (level 1) to 250 ms (level 6). Level 6 still wins where compression is possible (17 % smaller than level 5).
  */
 const ENCODE_LEVEL = 6;
 
@@ -440,9 +449,10 @@ function inflateIdat(idat: Uint8Array[], size: number): Uint8Array {
   if (z.length < 2 || (z[0] & 0x0f) !== 8 || z[0] >> 4 > 7 || ((z[0] << 8) | z[1]) % 31 !== 0 || z[1] & 0x20)
     throw corrupt("bad zlib header in IDAT");
   // Streamed in small input pieces, stopping once `size` bytes are out: a zlib bomb costs at most `size`
-  // bytes of memory plus the work for one piece (deflate expands at most ~1032:1, so ≤ ~17 MB of output per
-  // piece); data after the image is never inflated. (fflate's inflateSync with a fixed `out` buffer does
-  // not stop early: it inflates the whole stream and drops the excess.)
+  // bytes of memory plus the work for one piece (deflate expands at most ~1032:1, so a piece of k bytes gives
+  // ≤ ~1032·k bytes, and k shrinks with the output still needed); data after the image is never inflated.
+  // (fflate's inflateSync with a fixed `out` buffer does not stop early: it inflates the whole stream and drops
+  // the excess.)
   const out = new Uint8Array(size);
   let o = 0;
   const inf = new Inflate((chunk) => {
@@ -450,9 +460,11 @@ function inflateIdat(idat: Uint8Array[], size: number): Uint8Array {
     out.set(n === chunk.length ? chunk : chunk.subarray(0, n), o);
     o += n;
   });
-  for (let p = 2; p < z.length && o < size; p += INFLATE_PIECE) {
-    const end = Math.min(z.length, p + INFLATE_PIECE);
+  for (let p = 2; p < z.length && o < size; ) {
+    const piece = Math.min(INFLATE_PIECE, Math.max(INFLATE_PIECE_MIN, Math.ceil((size - o) / 1024)));
+    const end = Math.min(z.length, p + piece);
     inf.push(z.subarray(p, end), end === z.length);
+    p = end;
   }
   if (o < size) throw corrupt(`image data ends early (${o} of ${size} bytes)`);
   return out;
@@ -508,37 +520,51 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
 /**
  * Filters the image rows (PNG §9) choosing, per row, the filter with the smallest sum of absolute values of
  * the filtered bytes taken as signed (the heuristic libpng uses, PNG §12.7). Returns the filtered stream.
+ * Each filter is scored in its own loop without storing its output; only the winner is written.
  */
 function filterRows(px: Uint8Array, width: number, height: number, bpp: number): Uint8Array {
   const rb = width * bpp;
   const out = new Uint8Array(height * (rb + 1));
-  const cand = [0, 1, 2, 3, 4].map(() => new Uint8Array(rb));
   const zero = new Uint8Array(rb);
+  const sums = new Float64Array(5);
   for (let y = 0; y < height; y++) {
-    const cur = px.subarray(y * rb, y * rb + rb);
-    const up = y > 0 ? px.subarray((y - 1) * rb, y * rb) : zero;
-    let best = 0;
-    let bestSum = Infinity;
-    for (let f = 0; f < 5; f++) {
-      const o = cand[f];
-      let sum = 0;
-      for (let i = 0; i < rb; i++) {
-        const a = i >= bpp ? cur[i - bpp] : 0;
-        const b = up[i];
-        const c = i >= bpp ? up[i - bpp] : 0;
-        const pred = f === 0 ? 0 : f === 1 ? a : f === 2 ? b : f === 3 ? (a + b) >> 1 : paeth(a, b, c);
-        const v = (cur[i] - pred) & 0xff;
-        o[i] = v;
-        sum += v < 128 ? v : 256 - v;
-      }
-      if (sum < bestSum) {
-        bestSum = sum;
-        best = f;
-      }
+    const c0 = y * rb;
+    const up = y > 0 ? px : zero;
+    const u0 = y > 0 ? c0 - rb : 0;
+    let s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0;
+    // |filtered byte as signed| without branches: d = ((x - pred) << 24) >> 24, |d| = (d ^ (d >> 31)) - (d >> 31).
+    for (let i = 0; i < rb; i++) {
+      const x = px[c0 + i], b = up[u0 + i];
+      const a = i >= bpp ? px[c0 + i - bpp] : 0, c = i >= bpp ? up[u0 + i - bpp] : 0;
+      let d = (x << 24) >> 24;
+      s0 += (d ^ (d >> 31)) - (d >> 31);
+      d = ((x - a) << 24) >> 24;
+      s1 += (d ^ (d >> 31)) - (d >> 31);
+      d = ((x - b) << 24) >> 24;
+      s2 += (d ^ (d >> 31)) - (d >> 31);
+      d = ((x - ((a + b) >> 1)) << 24) >> 24;
+      s3 += (d ^ (d >> 31)) - (d >> 31);
+      const p = a + b - c;
+      const pa = p > a ? p - a : a - p, pb = p > b ? p - b : b - p, pc = p > c ? p - c : c - p;
+      d = ((x - (pa <= pb && pa <= pc ? a : pb <= pc ? b : c)) << 24) >> 24;
+      s4 += (d ^ (d >> 31)) - (d >> 31);
     }
-    const o = y * (rb + 1);
-    out[o] = best;
-    out.set(cand[best], o + 1);
+    sums[0] = s0;
+    sums[1] = s1;
+    sums[2] = s2;
+    sums[3] = s3;
+    sums[4] = s4;
+    let f = 0;
+    for (let k = 1; k < 5; k++) if (sums[k] < sums[f]) f = k;
+    const o = y * (rb + 1) + 1;
+    out[o - 1] = f;
+    if (f === 0) out.set(px.subarray(c0, c0 + rb), o);
+    else if (f === 2) for (let i = 0; i < rb; i++) out[o + i] = px[c0 + i] - up[u0 + i];
+    else
+      for (let i = 0; i < rb; i++) {
+        const x = px[c0 + i], a = i >= bpp ? px[c0 + i - bpp] : 0, b = up[u0 + i], c = i >= bpp ? up[u0 + i - bpp] : 0;
+        out[o + i] = x - (f === 1 ? a : f === 3 ? (a + b) >> 1 : paeth(a, b, c));
+      }
   }
   return out;
 }

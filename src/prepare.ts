@@ -140,14 +140,20 @@ export async function prepare(bytes: Uint8Array, options: PrepareOptions = {}): 
 
   let raster: Raster;
   try {
-    raster = await codec.decode(bytes, { maxPixels: o.maxInputPixels });
+    // Shrink-on-load: the decoder may return a smaller raster (JPEG: a 1/2, 1/4 or 1/8 DCT-domain decode), never
+    // smaller than the output size. The hint is in stored orientation, before EXIF turns the picture.
+    const swap = info.orientation >= 5;
+    raster = await codec.decode(bytes, {
+      maxPixels: o.maxInputPixels,
+      targetWidth: swap ? size.height : size.width,
+      targetHeight: swap ? size.width : size.height,
+    });
   } catch (err) {
     throw asCorrupt(err, codec.format);
   }
   raster = applyOrientation(raster, info.orientation);
   const upr = raster;
-  const resized = size.width !== raster.width || size.height !== raster.height;
-  if (resized) raster = await resize(raster, size.width, size.height, { filter: o.filter });
+  if (size.width !== raster.width || size.height !== raster.height) raster = await resize(raster, size.width, size.height, { filter: o.filter });
 
   const out = target ? targetCodec(codec, target) : outputCodec(codec);
   let encoded = await out.encode!(raster, { quality: o.jpegQuality });
@@ -161,7 +167,7 @@ export async function prepare(bytes: Uint8Array, options: PrepareOptions = {}): 
     bytes: encoded,
     width: raster.width,
     height: raster.height,
-    resized: raster.width !== upr.width || raster.height !== upr.height,
+    resized: raster.width !== upright.width || raster.height !== upright.height,
     transcoded: out.mediaType !== codec.mediaType,
     orientation: info.orientation,
     original,

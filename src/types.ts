@@ -33,6 +33,15 @@ export interface ImageInfo {
 export interface DecodeOptions {
   /** Refuse with `TOO_MANY_PIXELS` before allocating when width × height exceeds this. */
   maxPixels: number;
+  /**
+   * Pixels, in stored orientation (before EXIF rotation): the size the caller will resize the result down to. A
+   * decoder MAY then return a smaller raster than the image (JPEG: a 1/2, 1/4 or 1/8-scale DCT decode, libjpeg's
+   * `scale_denom`), never smaller than `targetWidth` × `targetHeight`. Both must be given for the hint to apply;
+   * decoders without a cheaper reduced decode ignore it and return full size.
+   */
+  targetWidth?: number;
+  /** Pixels; see `targetWidth`. */
+  targetHeight?: number;
 }
 
 /** Options for encoders; each encoder ignores what does not apply to it. */
