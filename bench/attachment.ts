@@ -1,7 +1,7 @@
 /**
  * Peak memory of the streaming attachment reader (issue 4): `readAttachment` against read-all-then-encode
  * (`readFileSync(path).toString("base64")`, the usual Node idiom), on the same
- * large file, each in a fresh Node process. Peak = the process's maximum resident set size (`resourceUsage().maxRSS`)
+ * large file, each in a fresh Node process. Peak = the process's peak resident set size (`VmHWM` in /proc/self/status)
  * minus its resident set size just before the read; reported in MiB and as a ratio to the file size.
  *
  * `bench/run.ts` calls {@link benchAttachment}; this module prints nothing unless run as its own child process.
@@ -36,7 +36,10 @@ async function child(mode: string, path: string): Promise<void> {
     length = readFileSync(path).toString("base64").length;
   }
   const ms = performance.now() - t0;
-  const peakBytes = process.resourceUsage().maxRSS * 1024 - before;
+  // VmHWM (peak resident set of this process image). Not resourceUsage().maxRSS: Linux keeps ru_maxrss across
+  // execve, so a child spawned by a large parent (the rest of `npm run bench`) would report the parent's peak.
+  const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync("/proc/self/status", "utf8"));
+  const peakBytes = (hwm ? Number(hwm[1]) * 1024 : process.resourceUsage().maxRSS * 1024) - before;
   const report: ChildReport = { peakBytes, ms, length };
   process.stdout.write(JSON.stringify(report));
 }
