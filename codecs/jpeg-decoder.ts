@@ -784,9 +784,11 @@ function decodeScan(bytes: Uint8Array, start: number, sc: Comp[], sp: ScanParams
 
 /** IDCT of every stored progressive block into the plane. */
 function idctAll(c: Comp): void {
-  const coef = c.coef!, S = c.S, SS = S * S;
+  // A component that no scan ever reached has no quantisation table bound (and no coefficients).
+  if (!c.q || !c.coef) throw corrupt(`component ${c.id} is never coded in any scan`);
+  const coef = c.coef, S = c.S, SS = S * S;
   for (let br = 0; br < c.pbh; br++)
-    for (let bc = 0; bc < c.pbw; bc++) idctBlock(coef, (br * c.pbw + bc) * SS, S, c.q!, S, c.plane, (br * c.stride + bc) * S, c.stride);
+    for (let bc = 0; bc < c.pbw; bc++) idctBlock(coef, (br * c.pbw + bc) * SS, S, c.q, S, c.plane, (br * c.stride + bc) * S, c.stride);
   c.coef = null;
   c.nz = null;
 }

@@ -345,3 +345,9 @@ test("jpeg.encode and jpeg.decode never touch globalThis.Buffer", async () => {
   }
   assert.ok(g.Buffer);
 });
+
+test("a progressive JPEG whose last component is never scanned is CORRUPT_IMAGE with its own message (fuzz regression)", async () => {
+  const bytes = new Uint8Array(readFileSync(new URL("./fixtures/fuzz/jpeg-progressive-component-never-scanned.jpg", import.meta.url)));
+  await assert.rejects(jpeg.decode!(bytes, { maxPixels: 1e8 }), (e: unknown) =>
+    isPixfitError(e, "CORRUPT_IMAGE") && e.message === "Corrupt JPEG: component 3 is never coded in any scan" && e.cause === undefined);
+});
