@@ -239,7 +239,7 @@ export const expected = {
   "fitWithin 4000x3000 in 2000x2000": "{\"width\":2000,\"height\":1500}",
   "prepare pass-through png": "image/png 32x32 o1 same-array 184B 559c594166eb156f461c9beff0f053196730dc998fdb0d2b801c89e6680860a5",
   "prepare pass-through pdf": "application/pdf 0x0 o1 same-array 125B d5e20c175d0649dd3ed2f8fff6322119d5d18c6ad603adce1cdb5025028ae382",
-  "prepare jpeg/ycbcr-32x32 {\"maxWidth\":16,\"maxHeight\":16}": "image/jpeg 16x16 o1 resized 777B 305867f7dcfeaf4e0d87920afd43822ef211ed81fc17d0244bdc0d563768665a",
+  "prepare jpeg/ycbcr-32x32 {\"maxWidth\":16,\"maxHeight\":16}": "image/jpeg 16x16 o1 resized 798B 33e8ea61802117a65022c829dd67b8a6f33ab7d55e010fb05323be854fde6b21",
   "prepare jpeg/exif-orientation-6 {}": "image/jpeg 32x32 o6 - 1287B c43ef2873642894dd96319c168853cdce57acec756b8ef91443b0da3a633f2b7",
   "prepare png/basn6a08 {\"maxWidth\":20,\"maxHeight\":20}": "image/png 20x20 o1 resized 227B 222a8be389cedd4c4e52c9f16b35f590a3e3ab51fdaa0114ede2e06203069ca6",
   "prepare gif/peterdn-static-transparent {\"maxWidth\":8,\"maxHeight\":8}": "image/gif 8x8 o1 resized 54B d2f61ac7df210f39fbbc666c08eae67583146faca8296c2c76d74b51abcfc890",
@@ -250,5 +250,5 @@ export const expected = {
   "error HEIC": "PixfitError:UNSUPPORTED_FORMAT",
   "error truncated PNG": "PixfitError:CORRUPT_IMAGE",
   "error pixel budget": "PixfitError:TOO_MANY_PIXELS",
-  "serialize anthropic tool_result": "2517B 4168f0392cbbac8ec58798353c9f09607cd598b88e9eb56ec587c200ae336bb3"
+  "serialize anthropic tool_result": "2545B 296f52030b555a90a2eea8077fa2a436719702808c5d21ef30e224d2d281b3e2"
 };
