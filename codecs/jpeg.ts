@@ -437,6 +437,15 @@ function probe(bytes: Uint8Array): ImageInfo {
 }
 
 /**
+ * Shrink-on-load scale: the largest d in 8, 4, 2 with ceil(w/d) ≥ `tw` and ceil(h/d) ≥ `th` (libjpeg's `scale_denom`
+ * output size), else 1 (full size, also without a hint).
+ */
+function scaleDenom(w: number, h: number, tw: number | undefined, th: number | undefined): number {
+  if (tw && th && tw > 0 && th > 0) for (const d of [8, 4, 2]) if (Math.ceil(w / d) >= tw && Math.ceil(h / d) >= th) return d;
+  return 1;
+}
+
+/**
  * Decodes to RGBA (alpha 255), rows top to bottom, EXIF orientation NOT applied. See the module comment for the policy.
  * With `targetWidth` and `targetHeight` (pixels, stored orientation) the result may be ceil(W/d) × ceil(H/d) for
  * d = 2, 4 or 8 (the largest d keeping both sides ≥ the hint); without them, or when even d = 2 is too small, full size.
@@ -456,14 +465,7 @@ async function decode(bytes: Uint8Array, opts: DecodeOptions): Promise<Raster> {
   if (reason) throw new PixfitError("UNSUPPORTED_FORMAT", reason, { format: "jpeg" });
   if (hd.sos < 0) throw corrupt("no scan (SOS) data");
   if (countScans(bytes, hd.sos, MAX_SCANS) > MAX_SCANS) throw corrupt(`more than ${MAX_SCANS} scans`);
-  let denom = 1;
-  const { targetWidth: tw, targetHeight: th } = opts;
-  if (tw && th && tw > 0 && th > 0)
-    for (const d of [8, 4, 2])
-      if (Math.ceil(w / d) >= tw && Math.ceil(h / d) >= th) {
-        denom = d;
-        break;
-      }
+  const denom = scaleDenom(w, h, opts.targetWidth, opts.targetHeight);
   let planes: DecodedPlanes;
   try {
     planes = decodeJpegPlanes(bytes, { scaleDenom: denom, height: hd.dnlHeight || undefined });
@@ -490,6 +492,10 @@ export const jpeg: Codec = {
   kind: "image",
   sniff: (b) => hasBytes(b, 0, [0xff, 0xd8, 0xff]),
   probe,
+  decodedSize: (info, tw, th) => {
+    const d = scaleDenom(info.width, info.height, tw, th);
+    return { width: Math.ceil(info.width / d), height: Math.ceil(info.height / d) };
+  },
   decode,
   encode,
 };

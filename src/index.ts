@@ -2,7 +2,7 @@
  * pixfit: get images and files ready for large language models.
  * Runtime-neutral entry point: no `node:` imports, no `Buffer`.
  */
-export { prepare, prepareDefaults } from "./prepare.js";
+export { prepare, prepareDefaults, workerdMaxDecodePixels } from "./prepare.js";
 export type { PrepareOptions, PreparedMedia } from "./prepare.js";
 export { detect, detectUnsupported } from "./detect.js";
 export { probe } from "./probe.js";

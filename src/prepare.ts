@@ -25,7 +25,23 @@ export const prepareDefaults = {
   maxInputBytes: 20 * 1024 * 1024,
   /** Pixels (width × height as the header declares): 100 million; checked before any pixel buffer is allocated. */
   maxInputPixels: 100_000_000,
+  /**
+   * Pixels of the raster the decoder will allocate (after JPEG shrink-on-load): no limit by default, except in
+   * Cloudflare Workers (see {@link workerdMaxDecodePixels}).
+   */
+  maxDecodePixels: Infinity,
 } as const;
+
+/**
+ * The default `maxDecodePixels` in Cloudflare Workers (`navigator.userAgent === "Cloudflare-Workers"`): 6 million
+ * pixels. A Worker isolate has 128 MB; measured in workerd (scripts/runtimes/measure-workerd-memory.mjs), a prepare
+ * costs 13–16 bytes per decoded pixel (6 MP decoded: 76 MB), so above this an image is refused with `TOO_MANY_PIXELS`
+ * instead of aborting the isolate. JPEGs that shrink on load count at their reduced size: a 24 MP photo fitted to
+ * 2000 × 2000 is decoded at 1/2 scale (6 MP) and fits.
+ */
+export const workerdMaxDecodePixels = 6_000_000;
+
+const inWorkerd = typeof navigator !== "undefined" && (navigator as { userAgent?: string }).userAgent === "Cloudflare-Workers";
 
 /** Options for {@link prepare}. Every field is optional; defaults are {@link prepareDefaults}. */
 export interface PrepareOptions {
@@ -41,6 +57,12 @@ export interface PrepareOptions {
   maxInputBytes?: number;
   /** Refuse images whose header declares more than this many pixels with `TOO_MANY_PIXELS`. */
   maxInputPixels?: number;
+  /**
+   * Refuse with `TOO_MANY_PIXELS`, before decoding, when the raster the decoder would allocate (after JPEG
+   * shrink-on-load) has more pixels than this. Bounds memory: peak ≈ 13–16 bytes per decoded pixel. Default no limit;
+   * {@link workerdMaxDecodePixels} in Cloudflare Workers.
+   */
+  maxDecodePixels?: number;
   /**
    * A model-API preset (see `targets`). With a target, the output is a format it accepts, within its dimension and
    * byte limits; `maxWidth`/`maxHeight` default to the target's (capped by its many-image rule unless
@@ -110,7 +132,7 @@ export interface PreparedMedia {
  * may be `Infinity`; `jpegQuality` an integer 1–100; `filter` one of the {@link ResizeFilter} names).
  */
 export async function prepare(bytes: Uint8Array, options: PrepareOptions = {}): Promise<PreparedMedia> {
-  const o = { ...prepareDefaults, ...stripUndefined(options) };
+  const o = { ...prepareDefaults, ...(inWorkerd ? { maxDecodePixels: workerdMaxDecodePixels } : {}), ...stripUndefined(options) };
   checkOptions(o);
   if (bytes.length > o.maxInputBytes)
     throw new PixfitError("INPUT_TOO_LARGE", `The input is ${bytes.length} bytes; the limit (maxInputBytes) is ${o.maxInputBytes} bytes.`);
@@ -143,11 +165,16 @@ export async function prepare(bytes: Uint8Array, options: PrepareOptions = {}): 
     // Shrink-on-load: the decoder may return a smaller raster (JPEG: a 1/2, 1/4 or 1/8 DCT-domain decode), never
     // smaller than the output size. The hint is in stored orientation, before EXIF turns the picture.
     const swap = info.orientation >= 5;
-    raster = await codec.decode(bytes, {
-      maxPixels: o.maxInputPixels,
-      targetWidth: swap ? size.height : size.width,
-      targetHeight: swap ? size.width : size.height,
-    });
+    const targetWidth = swap ? size.height : size.width;
+    const targetHeight = swap ? size.width : size.height;
+    const decoded = codec.decodedSize ? codec.decodedSize(info, targetWidth, targetHeight) : info;
+    if (decoded.width * decoded.height > o.maxDecodePixels)
+      throw new PixfitError(
+        "TOO_MANY_PIXELS",
+        `Decoding this ${codec.format.toUpperCase()} needs a ${decoded.width} × ${decoded.height} raster; the limit (maxDecodePixels) is ${o.maxDecodePixels} pixels.`,
+        { format: codec.format },
+      );
+    raster = await codec.decode(bytes, { maxPixels: o.maxInputPixels, targetWidth, targetHeight });
   } catch (err) {
     throw asCorrupt(err, codec.format);
   }
@@ -269,11 +296,11 @@ function outputCodec(codec: Codec): Codec {
 
 const FILTERS: readonly ResizeFilter[] = ["mitchell", "box", "hamming", "lanczos2", "lanczos3", "mks2013"];
 
-function checkOptions(o: { maxWidth: number; maxHeight: number; jpegQuality: number; filter: ResizeFilter; maxInputBytes: number; maxInputPixels: number }): void {
+function checkOptions(o: { maxWidth: number; maxHeight: number; jpegQuality: number; filter: ResizeFilter; maxInputBytes: number; maxInputPixels: number; maxDecodePixels: number }): void {
   const bad = (name: string, want: string, v: unknown) => new PixfitError("INVALID_OPTION", `${name} must be ${want}; got ${String(v)}.`);
   for (const name of ["maxWidth", "maxHeight"] as const)
     if (!(o[name] === Infinity || (Number.isInteger(o[name]) && o[name] >= 1))) throw bad(name, "a positive whole number of pixels or Infinity", o[name]);
-  for (const name of ["maxInputBytes", "maxInputPixels"] as const)
+  for (const name of ["maxInputBytes", "maxInputPixels", "maxDecodePixels"] as const)
     if (!(o[name] === Infinity || (Number.isInteger(o[name]) && o[name] >= 1))) throw bad(name, "a positive whole number or Infinity", o[name]);
   if (!Number.isInteger(o.jpegQuality) || o.jpegQuality < 1 || o.jpegQuality > 100) throw bad("jpegQuality", "a whole number from 1 to 100", o.jpegQuality);
   if (!FILTERS.includes(o.filter)) throw bad("filter", `one of ${FILTERS.join(", ")}`, o.filter);

@@ -64,6 +64,11 @@ export interface Codec {
   sniff(bytes: Uint8Array): boolean;
   /** Header facts without decoding pixels. Throws `CORRUPT_IMAGE` when the header is unreadable. */
   probe?(bytes: Uint8Array): ImageInfo;
+  /**
+   * The raster size `decode` returns for a `targetWidth` × `targetHeight` hint (pixels, stored orientation), from the
+   * header facts alone; absent → the full `info` size (no reduced decode). Lets callers budget memory before decoding.
+   */
+  decodedSize?(info: ImageInfo, targetWidth: number, targetHeight: number): { width: number; height: number };
   /** Full decode to RGBA. Throws `CORRUPT_IMAGE` or `TOO_MANY_PIXELS`. */
   decode?(bytes: Uint8Array, options: DecodeOptions): Promise<Raster>;
   /** Encode RGBA to this format's bytes. */

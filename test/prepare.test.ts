@@ -213,3 +213,15 @@ test("options out of range are INVALID_OPTION, before any work", async () => {
   for (const [name, options] of bad) await rejects(prepare(jpg, options), "INVALID_OPTION", new RegExp(`^${name} must be`));
   assert.equal((await prepare(jpg, { maxWidth: Infinity, jpegQuality: 100 })).bytes, jpg);
 });
+
+test("maxDecodePixels bounds the raster the decoder allocates, counting JPEG shrink-on-load", async () => {
+  const jpg = await jpeg.encode!(picture(400, 300), {});
+  // fit 100 x 75: the JPEG decodes at 1/4 scale, 100 x 75 = 7500 pixels
+  const r = await prepare(jpg, { maxWidth: 100, maxHeight: 100, maxDecodePixels: 7500 });
+  assert.deepEqual([r.width, r.height], [100, 75]);
+  await rejects(prepare(jpg, { maxWidth: 100, maxHeight: 100, maxDecodePixels: 7499 }), "TOO_MANY_PIXELS", /100 × 75 raster; the limit \(maxDecodePixels\) is 7499/);
+  // a PNG decodes at full size
+  const p = await png.encode!(picture(400, 300), {});
+  await rejects(prepare(p, { maxWidth: 100, maxHeight: 100, maxDecodePixels: 400 * 300 - 1 }), "TOO_MANY_PIXELS", /400 × 300 raster/);
+  assert.equal((await prepare(p, { maxWidth: 100, maxHeight: 100, maxDecodePixels: 400 * 300 })).width, 100);
+});

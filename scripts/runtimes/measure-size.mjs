@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Bundle sizes of pixfit for docs/runtimes.md: esbuild (minified, ES2022, tree-shaken) of what a user
+ * Bundle sizes of pixfit for README.md, section "Runtimes": esbuild (minified, ES2022, tree-shaken) of what a user
  * imports, raw and gzip -9, in bytes. Builds from the package as users get it (dist/ through "exports").
  *   node scripts/runtimes/measure-size.mjs      (after npm run build)
  * Rows:

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * How large a JPEG the Worker path (test/runtimes/worker: POST image → prepare() → prepared image) can
- * handle in workerd within Cloudflare's 128 MB per-isolate memory limit, for docs/runtimes.md.
+ * handle in workerd within Cloudflare's 128 MB per-isolate memory limit, for README.md, section "Runtimes".
  *
  * A Worker cannot read /proc (no file system in workerd), so memory is read from outside: the workerd
  * process that miniflare starts, `VmHWM` (peak resident set) in /proc/<pid>/status. For each input a fresh
@@ -9,7 +9,8 @@
  * then the large POST; "cost" = peak after − baseline, an upper bound on what the request added to the
  * isolate (freed-but-retained heap pages count too). Inputs are JPEGs of a given pixel count, resized with
  * ImageMagick (/usr/bin/convert) from Debian's mate-backgrounds photo (5640 × 3172), quality 90.
- * Inputs wider than 2000 pixels, so none passes through untouched.
+ * Inputs wider than 2000 pixels, so none passes through untouched; the Worker's decode budget is lifted for the
+ * measurement (`?maxDecodePixels=1000000000`).
  *   node scripts/runtimes/measure-workerd-memory.mjs [WxH ...]   (after npm run build)
  */
 import { execFileSync, spawnSync } from "node:child_process";
@@ -70,7 +71,7 @@ for (const [w, h] of dims) {
     const [pid] = workerdPids();
     const base = kib(pid, "VmHWM");
     const t0 = performance.now();
-    const res = await mf.dispatchFetch("http://localhost/prepare", { method: "POST", body });
+    const res = await mf.dispatchFetch("http://localhost/prepare?maxDecodePixels=1000000000", { method: "POST", body });
     await res.arrayBuffer();
     const ms = Math.round(performance.now() - t0);
     const peak = kib(pid, "VmHWM");

@@ -4,7 +4,7 @@
  * Runtime-neutral on purpose: plain ES2022 JavaScript, no `node:` imports, no `Buffer`, no file system.
  * The only globals used are `atob`, `crypto.subtle`, `TextEncoder`, `Uint8Array` and `JSON`, which all five
  * runtimes provide. pixfit itself is passed in as a module namespace, imported by each runtime the way a user
- * of that runtime writes it (see docs/runtimes.md), so the checks also test loading.
+ * of that runtime writes it (see README.md, section "Runtimes"), so the checks also test loading.
  *
  * Each check computes a short string (sizes and SHA-256 hex digests of pixels or encoded bytes); the
  * expected strings in ./fixtures.js were written by `node scripts/test-runtimes.mjs --update`, from Node,
