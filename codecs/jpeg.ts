@@ -433,7 +433,10 @@ function cmykToRgb(px: Uint8Array, ycck: boolean): void {
  */
 function probe(bytes: Uint8Array): ImageInfo {
   const hd = readHeader(bytes);
-  return { width: hd.width, height: hd.height, hasAlpha: false, orientation: hd.orientation };
+  const info: ImageInfo = { width: hd.width, height: hd.height, hasAlpha: false, orientation: hd.orientation };
+  const unsupported = unsupportedReason(hd);
+  if (unsupported) info.unsupported = unsupported;
+  return info;
 }
 
 /**

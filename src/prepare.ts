@@ -105,6 +105,8 @@ export interface PreparedMedia {
  * - empty input → `EMPTY_INPUT`; more than `maxInputBytes` bytes → `INPUT_TOO_LARGE`;
  * - no recognised signature → `UNSUPPORTED_FORMAT` (the message names HEIC, AVIF, TIFF, SVG, ... when recognised);
  * - PDF → returned unchanged;
+ * - a variant the header shows pixfit cannot decode (arithmetic-coded, lossless, 12-bit JPEG, JPEG-LS) →
+ *   `UNSUPPORTED_FORMAT`, even when it would fit;
  * - an image whose header says it fits in `maxWidth` × `maxHeight` and has EXIF orientation 1 (or none)
  *   → returned byte for byte, without decoding;
  * - otherwise decoded to RGBA, turned upright per EXIF orientation, resized to fit (aspect ratio kept,
@@ -147,6 +149,7 @@ export async function prepare(bytes: Uint8Array, options: PrepareOptions = {}): 
   }
 
   const info = probeWith(codec, bytes);
+  if (info.unsupported) throw new PixfitError("UNSUPPORTED_FORMAT", info.unsupported, { format: codec.format });
   checkPixels(info, o.maxInputPixels, codec.format);
   const original = { mediaType: codec.mediaType, width: info.width, height: info.height, byteLength };
   const upright = orientedSize(info.width, info.height, info.orientation);

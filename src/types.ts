@@ -27,6 +27,12 @@ export interface ImageInfo {
   hasAlpha: boolean;
   /** EXIF orientation 1–8 (TIFF 6.0 tag 0x0112); 1 when absent or not applicable. */
   orientation: number;
+  /**
+   * Set when the header shows a variant of the format that pixfit cannot decode (JPEG: arithmetic-coded, lossless,
+   * hierarchical, JPEG-LS, not 8-bit): the reason, as a sentence. `prepare` refuses such files with
+   * `UNSUPPORTED_FORMAT` even when they would fit, since browsers and model APIs cannot read them either.
+   */
+  unsupported?: string;
 }
 
 /** Options every decoder honours. */

@@ -225,3 +225,16 @@ test("maxDecodePixels bounds the raster the decoder allocates, counting JPEG shr
   await rejects(prepare(p, { maxWidth: 100, maxHeight: 100, maxDecodePixels: 400 * 300 - 1 }), "TOO_MANY_PIXELS", /400 × 300 raster/);
   assert.equal((await prepare(p, { maxWidth: 100, maxHeight: 100, maxDecodePixels: 400 * 300 })).width, 100);
 });
+
+test("JPEG variants pixfit cannot decode are refused even when they fit, naming the variant", async () => {
+  const cases: [string, RegExp][] = [
+    ["jpeg/jpegsuite/extended_arithmetic/32x32x8_grayscale.jpg", /arithmetic/i],
+    ["jpeg/jpegsuite/lossless_huffman/32x32x8_grayscale.jpg", /lossless/i],
+    ["jpeg/jpegsuite/extended_huffman/8x8x12_grayscale_check.jpg", /^12-bit sample precision JPEG is not supported/],
+    ["jpeg/jpegsuite/ls/32x32x8_grayscale.jpg", /JPEG-LS/],
+  ];
+  for (const [path, message] of cases) {
+    const bytes = corpusFile(path);
+    await rejects(prepare(bytes), "UNSUPPORTED_FORMAT", message);
+  }
+});
