@@ -27,7 +27,6 @@
  * docs/conformance.md (totals, per-format counts, every policy deviation and violation).
  */
 import { execFileSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,7 +36,7 @@ import { isPixfitError } from "../src/errors.js";
 import { prepare } from "../src/prepare.js";
 import type { Raster } from "../src/types.js";
 import { corpusFile, corpusHas, corpusRoot, corpusRows, fullCorpus, type CorpusRow } from "../test/corpus.js";
-import { compareRasters, imagemagick, imagemagickRGBA } from "../test/reference.js";
+import { compareRasters, dwebpMd5, imagemagick, imagemagickRGBA, pamMd5 } from "../test/reference.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const FORMATS = new Set(["png", "jpeg", "gif", "bmp", "webp", "pdf"]);
@@ -170,17 +169,6 @@ function suiteReferences(r: CorpusRow): { name: string; raster: () => Raster | n
   return out;
 }
 
-/** md5 of libwebp dwebp's PAM output per file name (libwebp-test-data), when present. */
-const dwebpMd5 = new Map<string, string>();
-if (corpusHas("webp/libwebp-test-data/ref/libwebp_tests.md5"))
-  for (const line of new TextDecoder().decode(corpusFile("webp/libwebp-test-data/ref/libwebp_tests.md5")).split("\n")) {
-    const [hash, file] = line.trim().split(/\s+/);
-    if (file?.endsWith(".webp.pam")) dwebpMd5.set(file.slice(0, -4), hash);
-  }
-function pamMd5(r: Raster): string {
-  const header = `P7\nWIDTH ${r.width}\nHEIGHT ${r.height}\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n`;
-  return createHash("md5").update(header).update(r.data).digest("hex");
-}
 
 /** Colour of fully transparent pixels zeroed, so references that differ only there compare equal. */
 function visible(r: Raster): Raster {

@@ -12,7 +12,7 @@ import { bmp, decodeBmp, encodeBmp, probeBmp } from "../codecs/bmp.js";
 import { isPixfitError } from "../src/errors.js";
 import type { Raster } from "../src/types.js";
 import { corpusFile, corpusHas, corpusRoot, corpusRows, fullCorpus } from "./corpus.js";
-import { compareRasters, imagemagick, imagemagickRGBA, maxVisibleDiff, pngjsRaster } from "./reference.js";
+import { compareRasters, errorCode, imagemagick, imagemagickRGBA, maxVisibleDiff, pngjsRaster } from "./reference.js";
 
 const LIMIT = { maxPixels: 100e6 };
 const rows = corpusRows().filter((r) => r.format === "bmp");
@@ -24,15 +24,6 @@ function sameSize(a: Raster, b: Raster): boolean {
   return a.width === b.width && a.height === b.height;
 }
 const maxDiff = maxVisibleDiff;
-async function errorCode(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return "decoded";
-  } catch (e) {
-    assert.ok(isPixfitError(e), `expected PixfitError, got ${e}`);
-    return e.code;
-  }
-}
 /** The suite refs a note names ("match ref/a.png or ref/b.png"), resolved beside the suite folders. */
 function namedRefs(path: string, note: string): string[] {
   const base = dir(path).replace(/[gqbx]\/$/, "");

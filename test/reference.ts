@@ -1,8 +1,11 @@
 /** Reference decodes and pixel comparisons for tests. */
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { PNG } from "pngjs";
+import { isPixfitError } from "../src/errors.js";
 import type { Raster } from "../src/types.js";
+import { corpusFile, corpusHas } from "./corpus.js";
 
 /** The real ImageMagick 6 `convert` from Debian (a stand-in may shadow it on PATH), or null. */
 export const imagemagick: string | null = existsSync("/usr/bin/convert") ? "/usr/bin/convert" : null;
@@ -78,4 +81,29 @@ export async function withoutBuffer<T>(fn: () => Promise<T>): Promise<T> {
   } finally {
     g.Buffer = saved;
   }
+}
+
+/** "decoded" when `p` resolves, else the `PixfitError` code it rejects with (anything else fails the test). */
+export async function errorCode(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return "decoded";
+  } catch (e) {
+    if (!isPixfitError(e)) throw new Error(`expected a PixfitError, got ${String(e)}`, { cause: e });
+    return e.code;
+  }
+}
+
+/** md5 of libwebp `dwebp`'s PAM output per file name, from libwebp-test-data (empty when that set is absent). */
+export const dwebpMd5 = new Map<string, string>();
+if (corpusHas("webp/libwebp-test-data/ref/libwebp_tests.md5"))
+  for (const line of new TextDecoder().decode(corpusFile("webp/libwebp-test-data/ref/libwebp_tests.md5")).split("\n")) {
+    const [hash, file] = line.trim().split(/\s+/);
+    if (file?.endsWith(".webp.pam")) dwebpMd5.set(file.slice(0, -4), hash);
+  }
+
+/** md5 of a raster written as `dwebp -pam` writes it (RGBA PAM), to compare with {@link dwebpMd5}. */
+export function pamMd5(r: Raster): string {
+  const header = `P7\nWIDTH ${r.width}\nHEIGHT ${r.height}\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n`;
+  return createHash("md5").update(header).update(r.data).digest("hex");
 }

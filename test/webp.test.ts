@@ -10,7 +10,6 @@
  * (checked against ImageMagick instead).
  */
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -18,7 +17,7 @@ import { decodeWebp, probeWebp, webp } from "../codecs/webp.js";
 import { isPixfitError } from "../src/errors.js";
 import type { Raster } from "../src/types.js";
 import { corpusFile, corpusHas, corpusRoot, corpusRows, fullCorpus } from "./corpus.js";
-import { compareRasters, imagemagickRGBA, maxVisibleDiff, pngjsRaster } from "./reference.js";
+import { compareRasters, dwebpMd5, errorCode, imagemagickRGBA, maxVisibleDiff, pamMd5, pngjsRaster } from "./reference.js";
 
 const LIMIT = { maxPixels: 100e6 };
 const rows = corpusRows().filter((r) => r.format === "webp");
@@ -27,15 +26,6 @@ const dir = (path: string) => path.slice(0, path.lastIndexOf("/") + 1);
 
 const pngRaster = (path: string): Raster => pngjsRaster(corpusFile(path));
 const maxDiff = maxVisibleDiff;
-async function errorCode(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return "decoded";
-  } catch (e) {
-    assert.ok(isPixfitError(e), `expected PixfitError, got ${e}`);
-    return e.code;
-  }
-}
 
 /** The reference rendering a manifest row points to, if that file is in this corpus. */
 function referenceFor(path: string, note: string): string | undefined {
@@ -47,17 +37,6 @@ function referenceFor(path: string, note: string): string | undefined {
   const match = /decodes to match (\w+\.png)/.exec(note); // libwebp lossless vectors
   if (match) candidates.push(`${d}ref/${match[1]}`);
   return candidates.find(corpusHas);
-}
-/** md5 of dwebp's PAM output per file, from libwebp-test-data (when present). */
-const dwebpMd5 = new Map<string, string>();
-if (corpusHas("webp/libwebp-test-data/ref/libwebp_tests.md5"))
-  for (const line of new TextDecoder().decode(corpusFile("webp/libwebp-test-data/ref/libwebp_tests.md5")).split("\n")) {
-    const [hash, file] = line.trim().split(/\s+/);
-    if (file?.endsWith(".webp.pam")) dwebpMd5.set(file.slice(0, -4), hash);
-  }
-function pamMd5(r: Raster): string {
-  const header = `P7\nWIDTH ${r.width}\nHEIGHT ${r.height}\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n`;
-  return createHash("md5").update(header).update(r.data).digest("hex");
 }
 
 /** Refs made by another decoder that does not agree with libwebp (see module doc). */
