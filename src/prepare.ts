@@ -124,12 +124,12 @@ export interface PreparedMedia {
  * - pass-through (byte for byte, no decode) still applies when the format is accepted, the size fits, the orientation is
  *   1 and the bytes fit.
  *
- * @param bytes the file, as a `Uint8Array` (never modified).
  * A pass-through does not decode, so it does not prove the pixel data intact: a truncated file that fits comes back as
  * it is (`toParts` verifies such files by decoding them once; see its `verify` option).
  *
  * @param bytes the file, as a `Uint8Array` (never modified).
- * @throws PixfitError `EMPTY_INPUT`, `INPUT_TOO_LARGE`, `UNSUPPORTED_FORMAT`, `CORRUPT_IMAGE`, `TOO_MANY_PIXELS`;
+ * @throws PixfitError `EMPTY_INPUT`, `INPUT_TOO_LARGE`, `UNSUPPORTED_FORMAT`, `CORRUPT_IMAGE`, `TOO_MANY_PIXELS` (header
+ * over `maxInputPixels`, or the raster to decode over `maxDecodePixels`);
  * `INVALID_OPTION` for an option out of range (sizes and limits must be positive integers, `maxWidth`/`maxHeight`
  * may be `Infinity`; `jpegQuality` an integer 1–100; `filter` one of the {@link ResizeFilter} names).
  */
