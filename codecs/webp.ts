@@ -4,8 +4,8 @@
  *
  * Loading the WebAssembly: @jsquash/webp's own loader fetches `webp_dec.wasm` relative to
  * `import.meta.url`, which fails in Node 20 (no fetch of file: URLs) and after bundling (404). So the
- * .wasm is embedded as base64 in `codecs/generated/webp_dec_wasm.ts` (written by
- * `scripts/embed-wasm.mjs`), compiled once, lazily, with `WebAssembly.compile`, and handed to the
+ * .wasm is embedded as base64 in `codecs/wasm/webp-wasm.js` (written by
+ * `scripts/embed-wasm.mjs`; the `#webp-wasm` import's default branch), compiled once, lazily, with `WebAssembly.compile`, and handed to the
  * Emscripten factory that @jsquash/webp ships (`codec/dec/webp_dec.js`) through an asynchronous
  * `instantiateWasm` hook. jsquash's `init(module)` is not used because it instantiates synchronously
  * (`new WebAssembly.Instance`, refused by Chrome on the main thread for modules over 4 KB) and its
@@ -31,9 +31,9 @@ import { PixfitError, asCorrupt } from "../src/errors.js";
 import { readExifOrientation } from "../src/exif.js";
 import type { Codec, DecodeOptions, ImageInfo, Raster } from "../src/types.js";
 import webpDecFactory from "@jsquash/webp/codec/dec/webp_dec.js";
-import { WEBP_DEC_WASM_BASE64 } from "./generated/webp_dec_wasm.js";
-// package.json "imports": a precompiled module under the `workerd` condition, else undefined.
-import precompiledWasm from "#webp-wasm";
+import { decodeBase64 } from "../src/base64.js";
+// package.json "imports": a precompiled module under the `workerd` condition, else the .wasm as base64.
+import { wasmBase64, wasmModule } from "#webp-wasm";
 
 const FORMAT = "webp";
 
@@ -246,26 +246,6 @@ export function setWebpWasmModule(module: WebAssembly.Module): void {
   loading = undefined;
 }
 
-/** Base64 (RFC 4648 §4, no line breaks) to bytes, without `atob` or `Buffer`. */
-function fromBase64(s: string): Uint8Array<ArrayBuffer> {
-  const map = new Uint8Array(128);
-  const abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  for (let i = 0; i < 64; i++) map[abc.charCodeAt(i)] = i;
-  let n = s.length;
-  while (n > 0 && s[n - 1] === "=") n--;
-  const out = new Uint8Array((n * 3) >> 2);
-  let o = 0;
-  for (let i = 0; i < n; i += 4) {
-    const a = map[s.charCodeAt(i)], b = map[s.charCodeAt(i + 1)];
-    const c = i + 2 < n ? map[s.charCodeAt(i + 2)] : 0, d = i + 3 < n ? map[s.charCodeAt(i + 3)] : 0;
-    const v = (a << 18) | (b << 12) | (c << 6) | d;
-    out[o++] = v >> 16;
-    if (o < out.length) out[o++] = (v >> 8) & 0xff;
-    if (o < out.length) out[o++] = v & 0xff;
-  }
-  return out;
-}
-
 /**
  * Compiles the decoder once and instantiates it once; failures are not cached, so a later call retries.
  * After the decoder throws (a wasm trap or abort, after which an Emscripten instance is unusable),
@@ -273,7 +253,7 @@ function fromBase64(s: string): Uint8Array<ArrayBuffer> {
  */
 function loadDecoder(): Promise<WebpDecModule> {
   loading ??= (async () => {
-    compiled ??= precompiledWasm ? Promise.resolve(precompiledWasm) : WebAssembly.compile(fromBase64(WEBP_DEC_WASM_BASE64));
+    compiled ??= wasmModule ? Promise.resolve(wasmModule) : WebAssembly.compile(decodeBase64(wasmBase64));
     compiled.catch(() => (compiled = undefined));
     const wasm = await compiled;
     const factory = webpDecFactory as unknown as Factory;

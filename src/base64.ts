@@ -71,7 +71,7 @@ export function encodeBase64(bytes: Uint8Array): string {
  * Decodes base64 (standard or URL-safe alphabet; padding optional; ASCII whitespace ignored).
  * @throws TypeError when a character outside the alphabet appears or the length is impossible (4k + 1).
  */
-export function decodeBase64(text: string): Uint8Array {
+export function decodeBase64(text: string): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(Math.floor((text.length * 3) / 4) + 3);
   let o = 0;
   let acc = 0;

@@ -1,6 +1,7 @@
 /**
- * `#webp-wasm`: the libwebp decoder as a precompiled `WebAssembly.Module` where the runtime needs one
- * (the `workerd` condition), else `undefined` (codecs/webp.ts then compiles its embedded base64 copy).
+ * `#webp-wasm`: the libwebp decoder for codecs/webp.ts. Under the `workerd` condition `wasmModule` is the precompiled
+ * `WebAssembly.Module` (imported .wasm) and `wasmBase64` is empty; under `default`, `wasmModule` is undefined and
+ * `wasmBase64` holds the .wasm as base64 (RFC 4648 §4), compiled on first use.
  */
-declare const webpDecWasm: WebAssembly.Module | undefined;
-export default webpDecWasm;
+export declare const wasmModule: WebAssembly.Module | undefined;
+export declare const wasmBase64: string;

@@ -6,4 +6,6 @@
  */
 import webpDecWasm from "@jsquash/webp/codec/dec/webp_dec.wasm";
 
-export default webpDecWasm;
+export const wasmModule = webpDecWasm;
+/** No base64 copy here: the module above is all workerd needs. */
+export const wasmBase64 = "";

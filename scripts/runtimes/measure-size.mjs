@@ -23,7 +23,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const noWebpWasm = {
   name: "no-webp-wasm",
   setup(b) {
-    b.onLoad({ filter: /webp_dec_wasm\.js$/ }, () => ({ contents: 'export const WEBP_DEC_WASM_BASE64 = ""; export const WEBP_DEC_WASM_BYTES = 0; export const WEBP_DEC_WASM_SHA256 = "";', loader: "js" }));
+    b.onLoad({ filter: /webp-wasm\.js$/ }, () => ({ contents: 'export const wasmModule = undefined; export const wasmBase64 = "";', loader: "js" }));
   },
 };
 
