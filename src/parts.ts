@@ -6,10 +6,11 @@
 import { readAttachment, readFileBytes, sniffFile, baseName } from "./attachment.js";
 import { encodeBase64 } from "./base64.js";
 import { identify } from "./detect.js";
-import { PixfitError, asCorrupt, isPixfitError } from "./errors.js";
+import { asCorrupt, isPixfitError } from "./errors.js";
 import { orientedSize } from "./orient.js";
-import { prepare, prepareDefaults, type PrepareOptions } from "./prepare.js";
-import { countedBytes, type Target } from "./targets.js";
+import { checkDocument, prepare, prepareDefaults, type PrepareOptions } from "./prepare.js";
+import type { Target } from "./targets.js";
+import { pdf } from "../codecs/pdf.js";
 import type { MediaType } from "./types.js";
 
 /** A text part. */
@@ -135,7 +136,7 @@ async function attachmentPart(
     const sniffed = await sniffFile(a.path, maxInputBytes);
     if (sniffed.mediaType === "application/pdf") {
       // A PDF passes through unchanged: check the target's rules, then stream it to base64.
-      checkPdf(sniffed.size, target);
+      checkDocument(pdf, sniffed.size, target);
       const part = await readAttachment(a.path, { maxInputBytes, name });
       return { media: { type: "media", mediaType: part.mediaType, data: part.data, name } };
     }
@@ -168,19 +169,6 @@ async function verifyDecodes(bytes: Uint8Array, maxPixels: number): Promise<void
   } catch (err) {
     throw asCorrupt(err, codec.format);
   }
-}
-
-function checkPdf(size: number, target: Target): void {
-  // Same rule as prepare() applies to PDF bytes; duplicated here so a streamed PDF is checked before it is read.
-  if (!target.accepts.includes("application/pdf") || !target.document)
-    throw new PixfitError("UNSUPPORTED_FORMAT", `${target.name} does not accept application/pdf documents.`, { format: "pdf" });
-  const counted = countedBytes(size, target.document.countsBase64);
-  if (counted > target.document.maxBytes)
-    throw new PixfitError(
-      "INPUT_TOO_LARGE",
-      `The PDF is ${counted} bytes${target.document.countsBase64 ? " of base64" : ""}; ${target.name} accepts at most ${target.document.maxBytes} bytes per document.`,
-      { format: "pdf" },
-    );
 }
 
 function omitted(name: string, why: string): TextPart {

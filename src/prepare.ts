@@ -222,7 +222,12 @@ function targetBox(target: Target, options: PrepareOptions): { maxWidth: number;
   };
 }
 
-function checkDocument(codec: Codec, byteLength: number, target: Target): void {
+/**
+ * A target's rules for a document that passes through: its media type accepted, and its size (raw or base64 bytes, as
+ * the target counts them) within `target.document.maxBytes`. Also used by `toParts` on a PDF's file size before the
+ * file is streamed. @throws PixfitError `UNSUPPORTED_FORMAT`, `INPUT_TOO_LARGE`.
+ */
+export function checkDocument(codec: Codec, byteLength: number, target: Target): void {
   if (!target.accepts.includes(codec.mediaType) || !target.document)
     throw new PixfitError("UNSUPPORTED_FORMAT", `${target.name} does not accept ${codec.mediaType} documents.`, { format: codec.format });
   const counted = countedBytes(byteLength, target.document.countsBase64);
