@@ -13,6 +13,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { zlibSync } from "fflate";
 import { jpeg } from "../codecs/jpeg.js";
+import { pngChunk } from "../test/png-craft.js";
 
 const out = join(dirname(fileURLToPath(import.meta.url)), "..", "test", "fixtures", "bombs");
 
@@ -34,18 +35,6 @@ const text = (s: string) => [...s].map((c) => c.charCodeAt(0));
 
 // ---- PNG (PNG §5.3 chunk layout, §5.5 CRC) ------------------------------------------------------------------
 
-function crc32(b: Uint8Array): number {
-  let c = -1;
-  for (const x of b) {
-    c ^= x;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  }
-  return (c ^ -1) >>> 0;
-}
-function pngChunk(type: string, data: Uint8Array | number[]): Uint8Array {
-  const body = concat(text(type), data);
-  return concat(be32(body.length - 4), body, be32(crc32(body)));
-}
 function png(w: number, h: number, depth: number, colourType: number, idat: Uint8Array): Uint8Array {
   return concat(
     [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],

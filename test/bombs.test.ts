@@ -17,6 +17,7 @@ import { probe } from "../src/probe.js";
 import { toParts } from "../src/parts.js";
 import { zlibSync } from "fflate";
 import { targets } from "../src/targets.js";
+import { pngChunk, pngFile, pngIend, pngIhdr } from "./png-craft.js";
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), "fixtures", "bombs");
 interface BombRow {
@@ -99,29 +100,11 @@ test("PNG: compressed data past what the image needs is never inflated (garbage 
   assert.ok(z.length > 4000, `compressed to ${z.length} bytes`);
   const idat = new Uint8Array(4000).fill(0xff);
   idat.set(z.subarray(0, 3000));
-  const crc = (b: Uint8Array) => {
-    let c = -1;
-    for (const x of b) {
-      c ^= x;
-      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    }
-    return (c ^ -1) >>> 0;
-  };
-  const chunk = (type: string, data: Uint8Array) => {
-    const c = new Uint8Array(12 + data.length);
-    const v = new DataView(c.buffer);
-    v.setUint32(0, data.length);
-    for (let i = 0; i < 4; i++) c[4 + i] = type.charCodeAt(i);
-    c.set(data, 8);
-    v.setUint32(8 + data.length, crc(c.subarray(4, 8 + data.length)));
-    return c;
-  };
-  const ihdr = new Uint8Array([0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0]);
-  const file = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...chunk("IHDR", ihdr), ...chunk("IDAT", idat), ...chunk("IEND", new Uint8Array(0))]);
+  const file = pngFile(pngIhdr(1, 1, 8, 0), pngChunk("IDAT", idat), pngIend);
   const r = await codecFor(file)!.decode!(file, { maxPixels: 1 });
   assert.deepEqual([...r.data], [77, 77, 77, 255]);
   // the same stream under a header that needs all 20002 bytes reaches the garbage
   // width 20001: 20002 bytes with the filter byte
-  const fixed = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, ...chunk("IHDR", new Uint8Array([0, 0, 0x4e, 0x21, 0, 0, 0, 1, 8, 0, 0, 0, 0])), ...chunk("IDAT", idat), ...chunk("IEND", new Uint8Array(0))]);
+  const fixed = pngFile(pngIhdr(20001, 1, 8, 0), pngChunk("IDAT", idat), pngIend);
   await assert.rejects(codecFor(fixed)!.decode!(fixed, { maxPixels: 1e6 }), (e: unknown) => isPixfitError(e, "CORRUPT_IMAGE"));
 });

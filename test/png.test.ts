@@ -1,5 +1,6 @@
 /** PNG codec: corpus parity against pngjs, error codes, limits, encoder round trips. */
 import { test } from "node:test";
+import { pngChunk, pngFile, pngIend, pngIhdr } from "./png-craft.js";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -157,40 +158,10 @@ test("probe reads IHDR, tRNS and eXIf", () => {
 
 // ---- crafted inputs -------------------------------------------------------------------------------------
 
-function crcOf(b: Uint8Array): number {
-  let c = -1;
-  for (const x of b) {
-    c ^= x;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  }
-  return (c ^ -1) >>> 0;
-}
-function chunk(type: string, data: Uint8Array): Uint8Array {
-  const c = new Uint8Array(12 + data.length);
-  const v = new DataView(c.buffer);
-  v.setUint32(0, data.length);
-  for (let i = 0; i < 4; i++) c[4 + i] = type.charCodeAt(i);
-  c.set(data, 8);
-  v.setUint32(8 + data.length, crcOf(c.subarray(4, 8 + data.length)));
-  return c;
-}
-function file(...chunks: Uint8Array[]): Uint8Array {
-  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ...chunks];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) (out.set(p, o), (o += p.length));
-  return out;
-}
-function ihdr(w: number, h: number, depth: number, type: number): Uint8Array {
-  const d = new Uint8Array(13);
-  const v = new DataView(d.buffer);
-  v.setUint32(0, w);
-  v.setUint32(4, h);
-  d[8] = depth;
-  d[9] = type;
-  return chunk("IHDR", d);
-}
-const iend = chunk("IEND", new Uint8Array(0));
+const chunk = pngChunk;
+const file = pngFile;
+const ihdr = pngIhdr;
+const iend = pngIend;
 
 test("maxPixels is checked against IHDR before anything else", async () => {
   const b = corpusFile("png/pngsuite/basn0g01.png"); // 32x32
