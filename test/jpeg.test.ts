@@ -12,7 +12,7 @@ import { jpeg } from "../codecs/jpeg.js";
 import { isPixfitError, type ErrorCode } from "../src/errors.js";
 import type { Raster } from "../src/types.js";
 import { corpusFile, corpusHas, corpusRoot, corpusRows, type CorpusRow } from "./corpus.js";
-import { compareRasters, imagemagick, imagemagickRGBA } from "./reference.js";
+import { compareRasters, imagemagick, imagemagickRGBA, withoutBuffer } from "./reference.js";
 
 const MAX_PIXELS = 100e6;
 /** IDCT and upsampling implementations differ by a few levels; 38 dB is far above what any colour or layout bug gives. */
@@ -329,21 +329,15 @@ test("encode rejects sides over 65535 and inconsistent rasters", async () => {
 });
 
 test("jpeg.encode and jpeg.decode never touch globalThis.Buffer", async () => {
-  const g = globalThis as { Buffer?: unknown };
-  const saved = g.Buffer;
   const src = gradient(50, 30);
-  try {
-    delete g.Buffer;
-    assert.equal(typeof g.Buffer, "undefined");
+  await withoutBuffer(async () => {
     const enc = await jpeg.encode!(src, { quality: 80 });
     assert.equal(Object.getPrototypeOf(enc), Uint8Array.prototype, "plain Uint8Array, not a Buffer");
     const back = await jpeg.decode!(enc, { maxPixels: MAX_PIXELS });
     assert.equal(Object.getPrototypeOf(back.data), Uint8Array.prototype);
     assert.ok(compareRasters(back, src).psnr >= 30);
-  } finally {
-    g.Buffer = saved;
-  }
-  assert.ok(g.Buffer);
+  });
+  assert.ok((globalThis as { Buffer?: unknown }).Buffer, "restored");
 });
 
 test("a progressive JPEG whose last component is never scanned is CORRUPT_IMAGE with its own message (fuzz regression)", async () => {

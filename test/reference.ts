@@ -1,7 +1,7 @@
 /** Reference decodes and pixel comparisons for tests. */
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { PNG } from "pngjs";
 import { isPixfitError } from "../src/errors.js";
 import type { Raster } from "../src/types.js";
@@ -71,16 +71,31 @@ export function maxVisibleDiff(a: Raster, b: Raster): number {
   return compareRasters(visible(a), visible(b)).max;
 }
 
-/** Runs `fn` with `globalThis.Buffer` removed, to prove code under test never reaches for it. */
+/**
+ * Runs `fn` with `globalThis.Buffer` replaced by a getter that throws "Buffer touched", to prove the code under test
+ * never reaches for it (not even to feature-detect it); the original is restored afterwards.
+ */
 export async function withoutBuffer<T>(fn: () => Promise<T>): Promise<T> {
-  const g = globalThis as { Buffer?: unknown };
-  const saved = g.Buffer;
-  delete g.Buffer;
+  const saved = Object.getOwnPropertyDescriptor(globalThis, "Buffer")!;
+  Object.defineProperty(globalThis, "Buffer", {
+    configurable: true,
+    get() {
+      throw new Error("Buffer touched");
+    },
+  });
   try {
     return await fn();
   } finally {
-    g.Buffer = saved;
+    Object.defineProperty(globalThis, "Buffer", saved);
   }
+}
+
+/** Source files (paths relative to test/) whose code, comments stripped, imports from `node:` or names `Buffer`. */
+export function nodeOrBufferIn(...files: string[]): string[] {
+  return files.filter((f) => {
+    const code = readFileSync(new URL(f, import.meta.url), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
+    return /from "node:|\bBuffer\b/.test(code);
+  });
 }
 
 /** "decoded" when `p` resolves, else the `PixfitError` code it rejects with (anything else fails the test). */
