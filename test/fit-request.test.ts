@@ -9,6 +9,7 @@ import type { MediaPart, ResultPart, ToolResult } from "../src/parts.js";
 import { png } from "../codecs/png.js";
 import { bmp } from "../codecs/bmp.js";
 import type { Raster } from "../src/types.js";
+import { noise } from "./reference.js";
 
 /** A screenshot-like raster: flat blocks and edges, different per `seed`. */
 function screenshot(width: number, height: number, seed: number): Raster {
@@ -21,16 +22,6 @@ function screenshot(width: number, height: number, seed: number): Raster {
       data[i + 2] = ((x >> 6) + (y >> 6) + seed) % 2 ? 230 : 20;
       data[i + 3] = 255;
     }
-  return { width, height, data };
-}
-
-function noise(width: number, height: number, seed: number): Raster {
-  const data = new Uint8Array(width * height * 4);
-  let s = seed;
-  for (let i = 0; i < data.length; i++) {
-    s = (s * 1103515245 + 12345) >>> 0;
-    data[i] = i % 4 === 3 ? 255 : s >>> 24;
-  }
   return { width, height, data };
 }
 

@@ -16,6 +16,7 @@ import { jpeg } from "../codecs/jpeg.js";
 import { gif } from "../codecs/gif.js";
 import { bmp } from "../codecs/bmp.js";
 import type { Raster } from "../src/types.js";
+import { noise } from "./reference.js";
 
 /** Gradients with hard edges: compresses like a screenshot. */
 function picture(width: number, height: number): Raster {
@@ -28,17 +29,6 @@ function picture(width: number, height: number): Raster {
       data[i + 2] = (x >> 4) % 2 === (y >> 4) % 2 ? 220 : 30;
       data[i + 3] = 255;
     }
-  return { width, height, data };
-}
-
-/** Deterministic noise: compresses badly, so byte limits bite. */
-function noise(width: number, height: number, seed = 1): Raster {
-  const data = new Uint8Array(width * height * 4);
-  let s = seed;
-  for (let i = 0; i < data.length; i++) {
-    s = (s * 1103515245 + 12345) >>> 0;
-    data[i] = i % 4 === 3 ? 255 : s >>> 24;
-  }
   return { width, height, data };
 }
 

@@ -122,3 +122,14 @@ export function pamMd5(r: Raster): string {
   const header = `P7\nWIDTH ${r.width}\nHEIGHT ${r.height}\nDEPTH 4\nMAXVAL 255\nTUPLTYPE RGB_ALPHA\nENDHDR\n`;
   return createHash("md5").update(header).update(r.data).digest("hex");
 }
+
+/** Deterministic RGB noise, opaque (a linear congruential generator from `seed`): compresses badly, so byte limits bite. */
+export function noise(width: number, height: number, seed = 1): Raster {
+  const data = new Uint8Array(width * height * 4);
+  let s = seed;
+  for (let i = 0; i < data.length; i++) {
+    s = (s * 1103515245 + 12345) >>> 0;
+    data[i] = i % 4 === 3 ? 255 : s >>> 24;
+  }
+  return { width, height, data };
+}
