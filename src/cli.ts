@@ -8,10 +8,9 @@ import { basename, extname, join } from "node:path";
 import { isPixfitError } from "./errors.js";
 import { prepareFile } from "./node.js";
 import type { PrepareOptions, PreparedMedia } from "./prepare.js";
-import type { ResizeFilter } from "./resize.js";
+import { resizeFilters, type ResizeFilter } from "./resize.js";
 import type { MediaType } from "./types.js";
 
-const FILTERS: readonly ResizeFilter[] = ["mitchell", "box", "hamming", "lanczos2", "lanczos3", "mks2013"];
 
 /** File extension written for each output media type. */
 export const extensions: Record<MediaType, string> = {
@@ -35,7 +34,7 @@ Options:
   --json           print one JSON object per input, one per line
   --max WxH        fit inside W x H pixels (default 2000x2000)
   --quality N      JPEG quality 1-100 for re-encoded JPEGs (default 80)
-  --filter NAME    ${FILTERS.join(", ")} (default mitchell)
+  --filter NAME    ${resizeFilters.join(", ")} (default mitchell)
   -h, --help       show this help
 
 Exit code: 0 when every file succeeded, 1 when any failed, 2 on bad usage.`;
@@ -76,7 +75,7 @@ export function parseArgs(input: readonly string[]): CliArgs | "help" {
       args.options.jpegQuality = q;
     } else if (a === "--filter") {
       const f = value() as ResizeFilter;
-      if (!FILTERS.includes(f)) throw new Error(`--filter takes one of: ${FILTERS.join(", ")}`);
+      if (!resizeFilters.includes(f)) throw new Error(`--filter takes one of: ${resizeFilters.join(", ")}`);
       args.options.filter = f;
     } else if (a === "--") args.files.push(...argv.slice(i + 1)), (i = argv.length);
     else if (a.startsWith("-") && a !== "-") throw new Error(`unknown option ${a}`);

@@ -8,7 +8,7 @@ export { detect, detectUnsupported } from "./detect.js";
 export { probe } from "./probe.js";
 export { PixfitError, isPixfitError } from "./errors.js";
 export type { ErrorCode } from "./errors.js";
-export { fitWithin, resize } from "./resize.js";
+export { fitWithin, resize, resizeFilters } from "./resize.js";
 export type { ResizeFilter } from "./resize.js";
 export { applyOrientation, orientedSize } from "./orient.js";
 export { codecs } from "../codecs/index.js";

@@ -7,7 +7,7 @@ import { identify } from "./detect.js";
 import { probeWith } from "./probe.js";
 import { PixfitError, asCorrupt } from "./errors.js";
 import { applyOrientation, orientedSize } from "./orient.js";
-import { fitWithin, resize, type ResizeFilter } from "./resize.js";
+import { fitWithin, resize, resizeFilters, type ResizeFilter } from "./resize.js";
 import type { Codec, ImageInfo, MediaType, Raster } from "./types.js";
 import { countedBytes, nativeSize, type Target } from "./targets.js";
 
@@ -302,8 +302,6 @@ function outputCodec(codec: Codec): Codec {
   return codecByMediaType("image/jpeg")!;
 }
 
-const FILTERS: readonly ResizeFilter[] = ["mitchell", "box", "hamming", "lanczos2", "lanczos3", "mks2013"];
-
 function checkOptions(o: { maxWidth: number; maxHeight: number; jpegQuality: number; filter: ResizeFilter; maxInputBytes: number; maxInputPixels: number; maxDecodePixels: number }): void {
   const bad = (name: string, want: string, v: unknown) => new PixfitError("INVALID_OPTION", `${name} must be ${want}; got ${String(v)}.`);
   for (const name of ["maxWidth", "maxHeight"] as const)
@@ -311,7 +309,7 @@ function checkOptions(o: { maxWidth: number; maxHeight: number; jpegQuality: num
   for (const name of ["maxInputBytes", "maxInputPixels", "maxDecodePixels"] as const)
     if (!(o[name] === Infinity || (Number.isInteger(o[name]) && o[name] >= 1))) throw bad(name, "a positive whole number or Infinity", o[name]);
   if (!Number.isInteger(o.jpegQuality) || o.jpegQuality < 1 || o.jpegQuality > 100) throw bad("jpegQuality", "a whole number from 1 to 100", o.jpegQuality);
-  if (!FILTERS.includes(o.filter)) throw bad("filter", `one of ${FILTERS.join(", ")}`, o.filter);
+  if (!resizeFilters.includes(o.filter)) throw bad("filter", `one of ${resizeFilters.join(", ")}`, o.filter);
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

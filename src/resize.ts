@@ -25,7 +25,8 @@ import type { Raster } from "./types.js";
  */
 export type ResizeFilter = "mitchell" | "box" | "hamming" | "lanczos2" | "lanczos3" | "mks2013";
 
-const PICA_FILTERS: ReadonlySet<string> = new Set(["box", "hamming", "lanczos2", "lanczos3", "mks2013"]);
+/** Every {@link ResizeFilter} name, the default first. */
+export const resizeFilters: readonly ResizeFilter[] = ["mitchell", "box", "hamming", "lanczos2", "lanczos3", "mks2013"];
 
 /** Mitchell–Netravali support radius, in source pixels at scale 1 (the kernel is zero for |x| ≥ 2). */
 const MITCHELL_RADIUS = 2;
@@ -96,7 +97,7 @@ export async function resize(src: Raster, width: number, height: number, options
   checkRaster(src);
   if (!Number.isInteger(width) || width < 1 || !Number.isInteger(height) || height < 1)
     throw new RangeError(`target size must be positive integers, got ${width}x${height}`);
-  if (filter !== "mitchell" && !PICA_FILTERS.has(filter)) throw new RangeError(`unknown resize filter "${String(filter)}"`);
+  if (!resizeFilters.includes(filter)) throw new RangeError(`unknown resize filter "${String(filter)}"`);
   if (width === src.width && height === src.height) return { width, height, data: src.data.slice() };
   if (filter === "mitchell") return resizeFixed(src, width, height, MITCHELL);
   // pica 10.0.3's box gives an all-zero (transparent black) column or row wherever an enlarged
